@@ -1,0 +1,165 @@
+"""The command line: a thin click layer over the library.
+
+Exit codes: 0 clean, 1 findings, 2 usage/input/spec error, 3 inconclusive
+proof, 4 internal error (rerun with --debug), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from referee import errors
+from referee.errors import RefereeError
+
+_DEBUG = False
+
+
+def _expand(paths: tuple[str, ...]) -> Iterator[tuple[Path, str]]:
+    """Each log to check: files as given, directories as every ``*.log`` below them, sorted."""
+    for given in paths:
+        path = Path(given)
+        if given != "-" and path.is_dir():
+            for found in sorted(path.rglob("*.log")):
+                if found.is_file():
+                    yield found, str(found)
+        else:
+            yield path, given
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="referee")
+@click.option("--debug", is_flag=True, help="Show a traceback for an internal error.")
+def main(debug: bool) -> None:
+    """The UNO Flip referee: check recorded games against the rules as data.
+
+    \b
+    Examples:
+      referee check game.log              # is every event legal?
+      referee check --format json logs/   # every *.log below logs/, as JSON
+      referee simulate --players 4 --seed 7 --games 3 --out /tmp/games
+      referee rules play.match            # what a rule says, and its source
+    """
+    global _DEBUG
+    _DEBUG = debug
+
+
+@main.command()
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary).")
+def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool) -> None:
+    """Replay game logs and report the first rule violation in each.
+
+    A directory means every *.log file below it; - reads standard input.
+    Prints compiler-style lines (path:line: code [rule-id]: message) and a
+    summary; --format json prints the report of the log format contract.
+
+    \b
+    Exit status: 0 every log valid, 1 a violation, 2 unreadable input or invalid spec.
+
+    \b
+    Examples:
+      referee check game.log
+      referee check --spec specs/house-stacking.yaml game.log
+      cat game.log | referee check --format json -
+    """
+    from referee.replay import check_path
+    from referee.report import render_file_text, render_json, summary
+
+    if spec_path is not None:
+        _load_spec_or_exit(spec_path)
+    verdicts = []
+    for path, display in _expand(logs):
+        verdict = check_path(path, display, spec_path)
+        verdicts.append(verdict)
+        if output_format == "text":
+            for line in render_file_text(verdict, quiet):
+                click.echo(line, err=verdict.input_error is not None)
+    if output_format == "json":
+        click.echo(render_json(verdicts))
+    elif not quiet:
+        click.echo(summary(verdicts))
+    if not verdicts:
+        raise SystemExit(errors.EXIT_INPUT)
+    if any(verdict.input_error is not None for verdict in verdicts):
+        raise SystemExit(errors.EXIT_INPUT)
+    raise SystemExit(errors.EXIT_FINDINGS if any(verdict.errors for verdict in verdicts) else errors.EXIT_CLEAN)
+
+
+def _load_spec_or_exit(spec_path: Path) -> None:
+    from referee.compiler import load_rules
+
+    load_rules(spec_path)
+
+
+@main.command()
+@click.option("--spec", "spec_name", default="uno-flip", show_default=True, help="A shipped spec name or a spec file.")
+@click.option("--players", type=click.IntRange(2, 10), default=4, show_default=True, help="Players per game (2 to 10).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed; the same seed writes the same games.")
+@click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games.")
+@click.option("--mode", type=click.Choice(["full", "observed"]), default="full", show_default=True, help="Full (shuffle lines) or observed (hand/start lines).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for game-NNNN.log files (default: print one game to stdout).")
+@click.option("--max-rounds", type=click.IntRange(1, 1000), default=200, show_default=True, help="Stop a game after this many rounds.")
+def simulate(spec_name: str, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
+    """Write random self-play games in the log format.
+
+    The players draw instead of playing now and then, keep playable drawn
+    cards, bluff wild draws, challenge rightly and wrongly, forget UNO and
+    get caught, and claim scores. Every game passes 'referee check'.
+
+    \b
+    Examples:
+      referee simulate --players 3 --seed 1            # one game to stdout
+      referee simulate --players 6 --mode observed --games 100 --out games/
+    """
+    from referee.log_writer import write_atomically
+    from referee.replay import rules_for
+    from referee.simulate import simulate_game
+
+    path = Path(spec_name)
+    rules = rules_for(None, None, path) if path.suffix in (".yaml", ".yml") or path.is_file() else rules_for(spec_name, None, None)
+    spec_line = None if spec_name == "uno-flip" else spec_name
+    for number in range(games):
+        text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds)
+        if out_dir is None:
+            click.echo(text, nl=False)
+            if number + 1 < games:
+                click.echo("# ---")
+        else:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            write_atomically(out_dir / f"game-{seed + number:06d}.log", text)
+    if out_dir is not None:
+        click.echo(f"wrote {games} game{'s' if games != 1 else ''} to {out_dir}")
+
+
+def run() -> None:
+    """Entry point with the exit-code policy of robustness.md."""
+    try:
+        main.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.exit(errors.EXIT_INTERRUPTED)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(errors.EXIT_INPUT)
+    except RefereeError as error:
+        click.echo(error.render(), err=True)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        sys.exit(errors.EXIT_INTERRUPTED)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        sys.exit(errors.EXIT_FINDINGS)
+    except SystemExit:
+        raise
+    except Exception as error:  # noqa: BLE001 - the one place bugs are caught
+        if _DEBUG:
+            raise
+        click.echo(f"referee: internal error: {error.__class__.__name__}: {errors.escape(str(error))} (rerun with --debug for the traceback)", err=True)
+        sys.exit(errors.EXIT_INTERNAL)

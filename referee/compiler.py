@@ -1,0 +1,150 @@
+"""Compiled rules: a ``Spec`` turned into the tables the engine reads.
+
+Everything the engine knows about UNO Flip comes from here: which faces exist,
+what each face does when played and when turned up at the start, its points,
+the options a house rule changed, and which rule (id, summary, citation) each
+engine check enforces. The Z3 model (``referee.proof``) compiles the same
+``Spec`` by the same vocabulary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.cards import Card, Face, FaceClass
+from referee.spec_model import Catalogue, Rule, Spec, load_spec
+
+
+@dataclass(frozen=True, slots=True)
+class FaceRules:
+    """What one face does, read from its kind's effects."""
+
+    face: Face
+    points: int
+    draw: int
+    draw_until_colour: bool
+    skip: int
+    skip_everyone: bool
+    reverse: bool
+    flip: bool
+    choose_colour: bool
+    restricted: bool
+    challengeable: bool
+    stackable: bool
+    rule: str
+    start_rule: str
+    at_start: frozenset[str]
+
+    @property
+    def gives_penalty(self) -> bool:
+        return self.draw > 0 or self.draw_until_colour
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The engine's tables for one spec."""
+
+    spec: Spec
+    catalogue: Catalogue
+    faces: dict[Face, FaceRules]
+    deck: tuple[Card, ...]
+    deck_counts: Counter[Card]
+    side_colours: tuple[frozenset[str], frozenset[str]]
+    check_rules: dict[str, Rule]
+    rules_by_id: dict[str, Rule]
+    target: int
+    start_colour_by_dealer: bool
+    flip_colour_by_player: bool
+    two_player_reverse_skips: bool
+    innocent_extra: int
+    catch_penalty: int
+    own_hand_scoring: bool
+    dealer_step: int
+    max_hand_points: int
+
+    def rule_for(self, check: str) -> Rule:
+        return self.check_rules[check]
+
+    def deck_from_tokens(self, tokens: tuple[str, ...]) -> tuple[Card, ...]:
+        cards = []
+        for token in tokens:
+            card = self.catalogue.card(token)
+            assert card is not None, token
+            cards.append(card)
+        return tuple(cards)
+
+
+def compile_spec(spec: Spec) -> Rules:
+    """Turn a validated spec into engine tables."""
+    catalogue = Catalogue(spec)
+    kinds = {kind.name: kind for kind in spec.kinds}
+    stacking = set(spec.options["stacking"])  # type: ignore[call-overload]
+    faces: dict[Face, FaceRules] = {}
+    for side_faces in catalogue.faces:
+        for face in side_faces.values():
+            if face in faces:
+                continue
+            kind = kinds[face.kind]
+            effects = {effect.name: effect.amount for effect in kind.effects}
+            points = face.number if kind.points is None else kind.points
+            faces[face] = FaceRules(
+                face=face,
+                points=points or 0,
+                draw=effects.get("next-player-draws") or 0,
+                draw_until_colour="next-player-draws-until-colour" in effects,
+                skip=effects.get("skip") or 0,
+                skip_everyone="skip-everyone" in effects,
+                reverse="reverse" in effects,
+                flip="flip" in effects,
+                choose_colour="choose-colour" in effects,
+                restricted="only-without-colour-in-play" in effects,
+                challengeable="challengeable" in effects,
+                stackable=face.kind in stacking,
+                rule=kind.rule,
+                start_rule=kind.start_rule,
+                at_start=frozenset(kind.at_start),
+            )
+    check_rules = {check: rule for rule in spec.rules for check in rule.checks}
+    deck = tuple(catalogue.card(token) for token in spec.deck)
+    assert all(card is not None for card in deck)
+    per_card_max = max((max(r.points for r in faces.values() if r.face.side == side) for side in (0, 1)), default=0)
+    total_cards = len(deck)
+    return Rules(
+        spec=spec,
+        catalogue=catalogue,
+        faces=faces,
+        deck=deck,  # type: ignore[arg-type]
+        deck_counts=Counter(deck),  # type: ignore[arg-type]
+        side_colours=(frozenset(spec.colours[0]), frozenset(spec.colours[1])),
+        check_rules=check_rules,
+        rules_by_id={rule.id: rule for rule in spec.rules},
+        target=int(spec.options["target"]),  # type: ignore[call-overload]
+        start_colour_by_dealer=spec.options["start-colour-chooser"] == "dealer",
+        flip_colour_by_player=spec.options["flip-colour-chooser"] == "player-who-flipped",
+        two_player_reverse_skips=spec.options["two-player-reverse"] == "skip",
+        innocent_extra=int(spec.options["challenge-innocent-extra"]),  # type: ignore[call-overload]
+        catch_penalty=int(spec.options["uno-catch-penalty"]),  # type: ignore[call-overload]
+        own_hand_scoring=spec.options["scoring"] == "own-hand-lowest-wins",
+        dealer_step=1 if spec.options["dealer-rotation"] == "left" else -1,
+        max_hand_points=per_card_max * total_cards,
+    )
+
+
+_CACHE: dict[str, Rules] = {}
+
+
+def load_rules(path: Path) -> Rules:
+    """Load and compile a spec file, once per process per path."""
+    key = str(path.resolve())
+    rules = _CACHE.get(key)
+    if rules is None:
+        rules = compile_spec(load_spec(path))
+        if len(_CACHE) < 64:
+            _CACHE[key] = rules
+    return rules
+
+
+def is_wild(face: Face) -> bool:
+    return face.face_class is FaceClass.WILD

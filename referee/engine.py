@@ -1,0 +1,1012 @@
+"""The rules engine: one mutable ``GameState``, advanced one event at a time.
+
+``Engine.apply(event)`` checks an event against the compiled rules and, when it
+is legal, applies it; when it is not, it returns a ``Diagnostic`` and leaves
+the state as it was found to be wrong (replay stops there). The order of the
+checks is the one the log format page prescribes, so that two careful
+implementations agree on the code. Every UNO Flip fact (faces, effects,
+points, options, rule ids) is read from ``Rules``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from referee import events as ev
+from referee.cards import Card, Face, FaceClass
+from referee.compiler import Rules
+from referee.verdicts import Diagnostic, RoundResult
+
+SIDE_NAMES = ("light", "dark")
+
+# Round phases.
+NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
+
+
+class Reject(Exception):
+    """Internal: raised inside the engine, turned into a ``Diagnostic`` by ``Engine.apply``."""
+
+    def __init__(self, code: str, check: str, message: str, allowed: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.code = code
+        self.check = check
+        self.message = message
+        self.allowed = allowed
+
+
+@dataclass(slots=True)
+class Penalty:
+    """Cards a player owes: a fixed count, or until a colour, then ``extra`` more."""
+
+    player: int
+    count: int
+    until_colour: str | None = None
+    extra: int = 0
+    catch: bool = False
+    next_turn: int | None = None
+    line: int = 0
+    played_by: int | None = None
+    challengeable: bool = False
+    guilty: bool = False
+    bluff: bool = False
+    started: bool = False
+    stack_kind: str | None = None
+    source_card: Card | None = None
+    colour_before: str | None = None
+
+    @property
+    def owed(self) -> bool:
+        return self.count > 0 or self.until_colour is not None or self.extra > 0
+
+    def describe(self) -> str:
+        if self.until_colour is not None:
+            more = f", then {self.extra} more" if self.extra else ""
+            return f"cards until a {self.until_colour} one{more}"
+        return f"{self.count + self.extra} card{'s' if self.count + self.extra != 1 else ''}"
+
+
+@dataclass(slots=True)
+class Dispute:
+    """A challenge or an UNO catch as it was ruled during replay (for ``adjudicate``)."""
+
+    line: int
+    kind: str
+    by: str
+    against: str
+    ruling: str
+    rule: str
+    penalty_player: str | None
+    cards: int | None
+    until_colour: str | None
+    extra: int
+    reason: str
+    evidence: tuple[str, ...] = ()
+    applied: bool | None = None
+
+
+@dataclass(slots=True)
+class GameState:
+    """Where every card is and whose move it is. Owned and changed only by ``Engine``."""
+
+    players: tuple[str, ...] = ()
+    seat: dict[str, int] = field(default_factory=dict)
+    deck: tuple[Card, ...] = ()
+    deck_counts: Counter[Card] = field(default_factory=Counter)
+    target: int = 0
+    totals: list[int] = field(default_factory=list)
+    round_number: int = 0
+    dealer: int = -1
+    phase: int = NO_ROUND
+    full_mode: bool = False
+    side: int = 0
+    direction: int = 1
+    turn: int = 0
+    draw_pile: list[Card] = field(default_factory=list)
+    draw_counts: Counter[Card] = field(default_factory=Counter)
+    discard_pile: list[Card] = field(default_factory=list)
+    hands: list[Counter[Card]] = field(default_factory=list)
+    hand_sizes: list[int] = field(default_factory=list)
+    hands_given: int = 0
+    colour: str | None = None
+    choose_by: int | None = None
+    penalties: list[Penalty] = field(default_factory=list)
+    drew: bool = False
+    drawn_card: Card | None = None
+    uno_player: int | None = None
+    uno_line: int = 0
+    uno_called: bool = False
+    uno_caught: bool = False
+    last_result: RoundResult | None = None
+    game_winner: str | list[str] | None = None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def draw_pile_size(self) -> int:
+        return len(self.draw_pile) if self.full_mode else self.draw_counts.total()
+
+    def top_face(self) -> Face | None:
+        return self.discard_pile[-1].faces[self.side] if self.discard_pile else None
+
+    def next_player(self, player: int, steps: int = 1) -> int:
+        return (player + self.direction * steps) % len(self.players)
+
+    def card_count(self) -> int:
+        """All cards in hands and piles (the deck size, always)."""
+        return self.draw_pile_size() + len(self.discard_pile) + sum(self.hand_sizes)
+
+
+class Engine:
+    """Checks and applies events; collects warnings, round results and disputes."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.state = GameState(deck=rules.deck, deck_counts=Counter(rules.deck), target=rules.target)
+        self.warnings: list[Diagnostic] = []
+        self.rounds: list[RoundResult] = []
+        self.disputes: list[Dispute] = []
+        self._handlers = {
+            ev.Players: self._players,
+            ev.SpecName: self._spec_name,
+            ev.Deck: self._deck,
+            ev.Target: self._target,
+            ev.Round: self._round,
+            ev.Dealer: self._dealer,
+            ev.Shuffle: self._shuffle,
+            ev.Hand: self._hand,
+            ev.Start: self._start,
+            ev.Play: self._play,
+            ev.Draw: self._draw,
+            ev.Pass: self._pass,
+            ev.Choose: self._choose,
+            ev.Call: self._call,
+            ev.Catch: self._catch,
+            ev.Challenge: self._challenge,
+            ev.Reshuffle: self._reshuffle,
+            ev.Score: self._score,
+        }
+
+    # -- the public face
+
+    def apply(self, event: ev.Event) -> Diagnostic | None:
+        """Check ``event`` and apply it; a ``Diagnostic`` when it breaks a rule."""
+        state = self.state
+        try:
+            if state.phase == GAME_OVER and type(event) is not ev.Score:
+                raise Reject("after-game-end", "game-over", f"the game ended ({self._winner_text()} won); nothing may follow but score claims")
+            if state.phase == START_AGAIN and type(event) is not ev.Start:
+                raise Reject("bad-setup", "start-again", "a Wild Draw Two was turned up at the start: another 'start' line must follow")
+            self._handlers[type(event)](event)  # type: ignore[operator]
+        except Reject as reject:
+            rule = self.rules.check_rules[reject.check]
+            return Diagnostic(event.line, reject.code, reject.message, rule.id, reject.allowed)
+        return None
+
+    def finish(self) -> None:
+        """The log ended: nothing is warned for windows or challenges still open."""
+
+    @property
+    def round_open(self) -> bool:
+        return self.state.phase in (SETUP, START_AGAIN, PLAYING)
+
+    def face_rules(self, face: Face):  # type: ignore[no-untyped-def]
+        return self.rules.faces[face]
+
+    # -- helpers
+
+    def _seat(self, name: str) -> int:
+        seat = self.state.seat.get(name)
+        if seat is None:
+            known = " ".join(self.state.players)
+            raise Reject("unknown-player", "known-player", f"'{name}' is not a player (players: {known})")
+        return seat
+
+    def _card(self, token: str) -> Card:
+        card = self.rules.catalogue.card(token)
+        if card is None:
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a card of the deck: {self._why_unknown(token)}")
+        if card not in self.state.deck_counts:
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a physical card of this deck")
+        return card
+
+    def _why_unknown(self, token: str) -> str:
+        light, _, dark = token.partition("/")
+        catalogue = self.rules.catalogue
+        if catalogue.face(light, 0) is None:
+            return f"'{light}' is not a light face" + (" (it is a dark face)" if catalogue.face(light, 1) else "")
+        return f"'{dark}' is not a dark face" + (" (it is a light face)" if catalogue.face(dark, 0) else "")
+
+    def _cards(self, tokens: tuple[str, ...]) -> list[Card]:
+        return [self._card(token) for token in tokens]
+
+    def _winner_text(self) -> str:
+        winner = self.state.game_winner
+        return " and ".join(winner) if isinstance(winner, list) else str(winner)
+
+    def _warn(self, line: int, code: str, check: str, message: str) -> None:
+        self.warnings.append(Diagnostic(line, code, message, self.rules.check_rules[check].id))
+
+    def _owner(self) -> int | None:
+        penalties = self.state.penalties
+        return penalties[0].player if penalties else None
+
+    def _catch_owed(self) -> Penalty | None:
+        penalties = self.state.penalties
+        return penalties[0] if penalties and penalties[0].catch else None
+
+    def _name(self, seat: int) -> str:
+        return self.state.players[seat]
+
+    def _colour_text(self) -> str:
+        state = self.state
+        top = state.top_face()
+        if state.colour is None:
+            return f"{top} (colour still to be chosen)"
+        if top is not None and top.colour == state.colour:
+            return str(top)
+        return f"{top} (colour in play {state.colour})"
+
+    def matches(self, face: Face) -> bool:
+        """Whether ``face`` may be played on the top card (rule play.match)."""
+        state = self.state
+        matching = self.rules.spec.matching
+        if face.face_class is FaceClass.WILD:
+            return matching.wild_always
+        if matching.same_colour and face.colour == state.colour:
+            return True
+        top = state.top_face()
+        if top is None:
+            return False
+        if matching.same_number and face.number is not None and face.number == top.number:
+            return True
+        return (
+            matching.same_action_kind
+            and face.face_class is FaceClass.ACTION
+            and top.face_class is FaceClass.ACTION
+            and face.kind == top.kind
+        )
+
+    def playable(self, seat: int) -> list[Card]:
+        """The distinct cards in a hand that match the top card now."""
+        side = self.state.side
+        return [card for card in self.state.hands[seat] if self.matches(card.faces[side])]
+
+    def can_reshuffle(self) -> bool:
+        return len(self.state.discard_pile) > 1
+
+    def _close_window(self) -> None:
+        state = self.state
+        if state.uno_player is None:
+            return
+        if not state.uno_called and not state.uno_caught:
+            self._warn(state.uno_line, "uncaught-uno", "uncaught", f"{self._name(state.uno_player)} did not say UNO")
+        state.uno_player = None
+
+    def _turn_gate(self, seat: int) -> None:
+        state = self.state
+        if state.turn != seat and state.drew:
+            state.turn = state.next_player(state.turn)
+            state.drew = False
+            state.drawn_card = None
+        if state.turn != seat:
+            raise Reject(
+                "out-of-turn", "turn", f"{self._name(seat)} acted out of turn: it is {self._name(state.turn)}'s turn",
+                (self._name(state.turn),),
+            )
+
+    def _resolve_in_hand(self, seat: int, token: str) -> Card:
+        """The physical card a ``plays`` token names in a hand (card-not-in-hand, ambiguous-card)."""
+        state = self.state
+        hand = state.hands[seat]
+        name = self._name(seat)
+        if "/" in token:
+            card = self._card(token)
+            if hand.get(card, 0) <= 0:
+                raise Reject("card-not-in-hand", "in-hand", f"{name} does not hold {card}")
+            return card
+        catalogue = self.rules.catalogue
+        face = catalogue.face(token, state.side)
+        if face is None:
+            if catalogue.face(token, 1 - state.side) is None:
+                raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
+            raise Reject(
+                "card-not-in-hand", "in-hand",
+                f"{token} is a {SIDE_NAMES[1 - state.side]} face; the {SIDE_NAMES[state.side]} side is in play",
+            )
+        found = [card for card in hand if card.faces[state.side] == face]
+        if not found:
+            raise Reject("card-not-in-hand", "in-hand", f"{name} holds no {face}")
+        if len(found) > 1:
+            raise Reject(
+                "ambiguous-card", "ambiguous", f"{face} could be {' or '.join(sorted(c.token for c in found))}: write the physical card",
+                tuple(sorted(c.token for c in found)),
+            )
+        return found[0]
+
+    def _take(self, seat: int, named: Card | None) -> Card:
+        """Move one card from the draw pile to a hand (wrong-draw when it is not there)."""
+        state = self.state
+        if state.full_mode:
+            if not state.draw_pile:
+                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            top = state.draw_pile[-1]
+            if named is not None and named != top:
+                raise Reject("wrong-draw", "draw-source", f"{named} is not the top of the draw pile ({top} is)", (top.token,))
+            state.draw_pile.pop()
+            card = top
+        else:
+            if named is None:
+                raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+            left = state.draw_counts.get(named, 0)
+            if left <= 0:
+                raise Reject("wrong-draw", "draw-source", f"{named} is not in the draw pile")
+            if left == 1:
+                del state.draw_counts[named]
+            else:
+                state.draw_counts[named] = left - 1
+            card = named
+        state.hands[seat][card] += 1
+        state.hand_sizes[seat] += 1
+        return card
+
+    # -- header
+
+    def _players(self, event: ev.Players) -> None:
+        state = self.state
+        names = event.names
+        spec = self.rules.spec
+        if not spec.min_players <= len(names) <= spec.max_players:
+            raise Reject("bad-setup", "players", f"{len(names)} players: the game is for {spec.min_players} to {spec.max_players}")
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise Reject("bad-setup", "players", f"player {repeated[0]} is named twice")
+        state.players = names
+        state.seat = {name: seat for seat, name in enumerate(names)}
+        state.totals = [0] * len(names)
+
+    def _spec_name(self, event: ev.SpecName) -> None:
+        """The spec was resolved before replay began."""
+
+    def _deck(self, event: ev.Deck) -> None:
+        cards = []
+        for token in event.cards:
+            card = self.rules.catalogue.card(token)
+            if card is None:
+                raise Reject("unknown-card", "known-card", f"'{token}' is not a card: {self._why_unknown(token)}")
+            cards.append(card)
+        problems = self.rules.catalogue.composition_problems(list(event.cards))
+        if len(cards) != len(self.rules.deck):
+            problems.insert(0, f"{len(cards)} cards, not {len(self.rules.deck)}")
+        if problems:
+            raise Reject("bad-setup", "deck", "the deck is not official: " + "; ".join(problems))
+        self.state.deck = tuple(cards)
+        self.state.deck_counts = Counter(cards)
+
+    def _target(self, event: ev.Target) -> None:
+        self.state.target = event.points
+
+    # -- rounds and the deal
+
+    def _round(self, event: ev.Round) -> None:
+        state = self.state
+        if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
+            raise Reject("bad-setup", "round-order", f"round {state.round_number} is not finished")
+        if event.number != state.round_number + 1:
+            raise Reject("bad-setup", "round-order", f"round {event.number} follows round {state.round_number}: expected round {state.round_number + 1}")
+        n = state.player_count
+        state.round_number = event.number
+        state.phase = DEALING
+        state.side = self.rules.spec.start_side
+        state.direction = 1
+        state.draw_pile = []
+        state.draw_counts = Counter()
+        state.discard_pile = []
+        state.hands = [Counter() for _ in range(n)]
+        state.hand_sizes = [0] * n
+        state.hands_given = 0
+        state.colour = None
+        state.choose_by = None
+        state.penalties = []
+        state.drew = False
+        state.drawn_card = None
+        state.uno_player = None
+        self.rounds.append(RoundResult(event.number, False))
+
+    def _dealer(self, event: ev.Dealer) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        if state.round_number > 1:
+            expected = (state.dealer + self.rules.dealer_step) % state.player_count
+            if seat != expected:
+                raise Reject(
+                    "bad-setup", "dealer",
+                    f"the deal passes to {self._name(expected)} after {self._name(state.dealer)}, not to {event.player}",
+                    (self._name(expected),),
+                )
+        state.dealer = seat
+        state.phase = SETUP
+
+    def _shuffle(self, event: ev.Shuffle) -> None:
+        state = self.state
+        cards = self._cards(event.cards)
+        if Counter(cards) != state.deck_counts:
+            missing = state.deck_counts - Counter(cards)
+            extra = Counter(cards) - state.deck_counts
+            detail = []
+            if missing:
+                detail.append("missing " + ", ".join(sorted(c.token for c in missing.elements()))[:200])
+            if extra:
+                detail.append("extra " + ", ".join(sorted(c.token for c in extra.elements()))[:200])
+            raise Reject("bad-setup", "shuffle", f"the shuffle is not the deck ({len(cards)} cards; {'; '.join(detail)})")
+        state.full_mode = True
+        state.draw_pile = cards[::-1]
+        n = state.player_count
+        hand_size = self.rules.spec.hand_size
+        seat = state.dealer
+        for _ in range(hand_size * n):
+            seat = (seat + 1) % n
+            card = state.draw_pile.pop()
+            state.hands[seat][card] += 1
+            state.hand_sizes[seat] += 1
+        self._turn_up(state.draw_pile.pop())
+
+    def _hand(self, event: ev.Hand) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        cards = self._cards(event.cards)
+        if state.hand_sizes[seat] or any(state.hands[seat].values()):
+            raise Reject("bad-setup", "hands", f"a second hand for {event.player}")
+        hand_size = self.rules.spec.hand_size
+        if len(cards) != hand_size:
+            raise Reject("bad-setup", "hands", f"{event.player}'s hand has {len(cards)} cards, not {hand_size}")
+        state.full_mode = False
+        dealt = Counter(cards)
+        for hand in state.hands:
+            dealt.update(hand)
+        for card, count in dealt.items():
+            if count > state.deck_counts[card]:
+                raise Reject("bad-setup", "hands", f"{card} is dealt {count} times; the deck has {state.deck_counts[card]}")
+        state.hands[seat] = Counter(cards)
+        state.hand_sizes[seat] = len(cards)
+        state.hands_given += 1
+
+    def _start(self, event: ev.Start) -> None:
+        state = self.state
+        card = self._card(event.card)
+        if state.hands_given < state.player_count:
+            missing = [name for seat, name in enumerate(state.players) if not state.hand_sizes[seat]]
+            raise Reject("bad-setup", "start-card", f"'start' before every hand is given (missing: {' '.join(missing)})")
+        if state.phase == PLAYING or state.phase == ROUND_OVER:
+            raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up was not a Wild Draw Two")
+        if state.phase == SETUP:
+            state.draw_counts = Counter(state.deck_counts)
+            for hand in state.hands:
+                state.draw_counts.subtract(hand)
+            state.draw_counts = +state.draw_counts
+        if state.draw_counts.get(card, 0) <= 0:
+            raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
+        state.draw_counts[card] -= 1
+        if not state.draw_counts[card]:
+            del state.draw_counts[card]
+        self._turn_up(card)
+
+    def _turn_up(self, card: Card) -> None:
+        """The card turned up at the start, and what it does (rulings 4 to 10)."""
+        state = self.state
+        rules = self.rules
+        face = card.faces[state.side]
+        face_rules = rules.faces[face]
+        if "return-to-draw-pile" in face_rules.at_start:
+            if state.full_mode:
+                for _ in range(len(state.draw_pile) + 1):
+                    state.draw_pile.insert(0, card)
+                    card = state.draw_pile.pop()
+                    face = card.faces[state.side]
+                    face_rules = rules.faces[face]
+                    if "return-to-draw-pile" not in face_rules.at_start:
+                        break
+            else:
+                state.draw_counts[card] += 1
+                state.phase = START_AGAIN
+                return
+        state.phase = PLAYING
+        state.discard_pile = [card]
+        dealer = state.dealer
+        left = state.next_player(dealer)
+        state.turn = left
+        state.colour = face.colour
+        chooser = dealer if rules.start_colour_by_dealer else left
+        at_start = face_rules.at_start
+        if "flip" in at_start:
+            self._flip()
+            face = state.top_face()  # type: ignore[assignment]
+            state.colour = face.colour
+            if face.face_class is FaceClass.WILD:
+                state.choose_by = chooser
+            return
+        if "reverse" in at_start:
+            state.direction = -state.direction
+        if "dealer-first" in at_start:
+            state.turn = dealer
+        if "choose-colour" in at_start:
+            state.colour = None
+            state.choose_by = chooser
+        if "apply-effects" in at_start:
+            self._effects(dealer, face_rules, None, 0, start=True)
+        self._settle()
+
+    # -- playing
+
+    def _play(self, event: ev.Play) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        token = event.card
+        if "/" in token:
+            self._card(token)
+        elif not self.rules.catalogue.is_face(token):
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
+        if state.phase == ROUND_OVER:
+            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        stacked: Penalty | None = None
+        if state.penalties:
+            penalty = state.penalties[0]
+            if penalty.player == seat:
+                stacked = self._stacking(seat, token, penalty)
+                if stacked is None:
+                    raise Reject(
+                        "illegal-play", "penalty-owed", f"{event.player} owes {penalty.describe()} and must draw them, not play",
+                        ("draws",),
+                    )
+            else:
+                raise Reject("bad-penalty", "penalty", f"{self._name(penalty.player)} still owes {penalty.describe()}")
+        if state.choose_by is not None:
+            if state.choose_by == seat:
+                raise Reject("bad-colour", "choose", f"{event.player} must choose the colour first ('{event.player} chooses COLOUR')")
+            raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} must choose the colour first")
+        if stacked is None:
+            self._turn_gate(seat)
+        card = self._resolve_in_hand(seat, token)
+        if state.drew and card != state.drawn_card:
+            drawn = state.drawn_card
+            raise Reject(
+                "illegal-play", "drawn-card-only",
+                f"after drawing, {event.player} may play only the card drawn ({drawn if drawn else 'none was drawn'})",
+                (drawn.token,) if drawn else (),
+            )
+        face = card.faces[state.side]
+        if not self.matches(face):
+            playable = self.playable(seat)
+            shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
+            raise Reject(
+                "illegal-play", "match", f"{event.player} played {face} on {self._colour_text()}; playable: {shown}",
+                tuple(sorted(c.token for c in playable)),
+            )
+        face_rules = self.rules.faces[face]
+        colours = self.rules.side_colours[state.side]
+        if face_rules.choose_colour:
+            if event.colour is None:
+                raise Reject("bad-colour", "wild-colour", f"{face} needs a colour: one of {', '.join(sorted(colours))}")
+            if event.colour not in colours:
+                raise Reject("bad-colour", "wild-colour", f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side")
+        elif event.colour is not None:
+            raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
+        self._close_window()
+        self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
+
+    def _stacking(self, seat: int, token: str, penalty: Penalty) -> Penalty | None:
+        """The owed penalty, when a house rule lets this play pass it on (option stacking)."""
+        if penalty.started or penalty.catch or penalty.stack_kind is None:
+            return None
+        try:
+            card = self._resolve_in_hand(seat, token)
+        except Reject:
+            return None
+        face_rules = self.rules.faces[card.faces[self.state.side]]
+        if face_rules.stackable and face_rules.face.kind == penalty.stack_kind:
+            return penalty
+        return None
+
+    def _apply_play(self, seat: int, card: Card, face_rules, colour: str | None, line: int, stacked: Penalty | None) -> None:  # type: ignore[no-untyped-def]
+        state = self.state
+        hand = state.hands[seat]
+        if hand[card] == 1:
+            del hand[card]
+        else:
+            hand[card] -= 1
+        state.hand_sizes[seat] -= 1
+        state.discard_pile.append(card)
+        state.drew = False
+        state.drawn_card = None
+        colour_before = state.colour
+        held = False
+        if face_rules.restricted:
+            side = state.side
+            held = any(c.faces[side].colour == colour_before for c in hand)
+        if state.hand_sizes[seat] == 1:
+            state.uno_player = seat
+            state.uno_line = line
+            state.uno_called = False
+            state.uno_caught = False
+        state.colour = colour if face_rules.choose_colour else face_rules.face.colour
+        extra = 0
+        if stacked is not None:
+            state.penalties.pop(0)
+            extra = stacked.count
+        self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before)
+        if state.hand_sizes[seat] == 0 and not state.penalties:
+            self._finish_round(seat)
+        self._settle()
+
+    def _effects(
+        self, seat: int, face_rules, card: Card | None, stacked: int, *, start: bool = False,  # type: ignore[no-untyped-def]
+        held: bool = False, line: int = 0, colour_before: str | None = None,
+    ) -> None:
+        """What a played face does to the turn, the direction, the piles and the next player."""
+        state = self.state
+        rules = self.rules
+        if face_rules.reverse:
+            state.direction = -state.direction
+            if state.player_count == 2 and rules.two_player_reverse_skips:
+                following = seat
+            else:
+                following = state.next_player(seat)
+        elif face_rules.skip_everyone:
+            following = seat
+        elif face_rules.skip:
+            following = state.next_player(seat, 1 + face_rules.skip)
+        else:
+            following = state.next_player(seat)
+        if face_rules.flip:
+            self._flip()
+            top = state.top_face()
+            assert top is not None
+            state.colour = top.colour
+            if top.face_class is FaceClass.WILD and state.hand_sizes[seat] > 0:
+                state.choose_by = seat if rules.flip_colour_by_player else following
+        if face_rules.gives_penalty:
+            victim = state.next_player(seat)
+            challengeable = face_rules.challengeable and not start
+            state.penalties.append(
+                Penalty(
+                    player=victim,
+                    count=face_rules.draw + stacked,
+                    until_colour=state.colour if face_rules.draw_until_colour else None,
+                    next_turn=state.next_player(victim),
+                    line=line,
+                    played_by=None if start else seat,
+                    challengeable=challengeable,
+                    guilty=held,
+                    bluff=held and challengeable,
+                    stack_kind=face_rules.face.kind if face_rules.stackable else None,
+                    source_card=card,
+                    colour_before=colour_before,
+                )
+            )
+            following = victim
+        if not start or face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
+            state.turn = following
+
+    def _flip(self) -> None:
+        """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
+        state = self.state
+        state.side = 1 - state.side
+        state.discard_pile.reverse()
+        if state.full_mode:
+            state.draw_pile.reverse()
+
+    def _settle(self) -> None:
+        """Drop penalties that can no longer be drawn (ruling 17), then end the round if it is over."""
+        state = self.state
+        while state.penalties and state.draw_pile_size() == 0 and len(state.discard_pile) <= 1:
+            penalty = state.penalties.pop(0)
+            self._penalty_ends(penalty)
+
+    def _penalty_ends(self, penalty: Penalty) -> None:
+        state = self.state
+        if penalty.bluff:
+            self._warn_bluff(penalty)
+        if penalty.next_turn is not None:
+            state.turn = penalty.next_turn
+            state.drew = False
+            state.drawn_card = None
+        if not state.penalties and state.phase == PLAYING:
+            for seat, size in enumerate(state.hand_sizes):
+                if size == 0:
+                    self._finish_round(seat)
+                    break
+
+    def _warn_bluff(self, penalty: Penalty) -> None:
+        penalty.bluff = False
+        assert penalty.played_by is not None
+        self._warn(
+            penalty.line, "unchallenged-bluff", "bluff",
+            f"{self._name(penalty.played_by)} played a wild draw card while holding {penalty.colour_before}, and was not challenged",
+        )
+
+    def _pay(self, seat: int, named: Card | None) -> None:
+        """Draw one card of the penalty at the front of the queue."""
+        state = self.state
+        penalty = state.penalties[0]
+        if penalty.bluff:
+            self._warn_bluff(penalty)
+        penalty.started = True
+        penalty.challengeable = False
+        card = self._take(seat, named)
+        if penalty.count > 0:
+            penalty.count -= 1
+        elif penalty.until_colour is not None:
+            if card.faces[state.side].colour == penalty.until_colour:
+                penalty.until_colour = None
+        else:
+            penalty.extra -= 1
+        if not penalty.owed:
+            state.penalties.pop(0)
+            self._penalty_ends(penalty)
+        self._settle()
+
+    # -- drawing and passing
+
+    def _draw(self, event: ev.Draw) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        cards = self._cards(event.cards)
+        if state.phase == ROUND_OVER:
+            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        if state.penalties:
+            penalty = state.penalties[0]
+            if penalty.player != seat:
+                raise Reject("bad-penalty", "penalty", f"{self._name(penalty.player)} owes {penalty.describe()}, not {event.player}", (self._name(penalty.player),))
+            self._close_window()
+            self._penalty_draw(seat, cards)
+            return
+        if state.choose_by is not None:
+            if state.choose_by == seat:
+                raise Reject("bad-colour", "choose", f"{event.player} must choose the colour first")
+            raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} must choose the colour first")
+        self._turn_gate(seat)
+        if state.drew:
+            raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
+        if len(cards) > 1:
+            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {len(cards)}")
+        if state.draw_pile_size() == 0:
+            if self.can_reshuffle():
+                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            if cards:
+                raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+            self._close_window()
+            state.drew = True
+            state.drawn_card = None
+            return
+        if not state.full_mode and not cards:
+            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its card")
+        self._close_window()
+        state.drawn_card = self._take(seat, cards[0] if cards else None)
+        state.drew = True
+
+    def _penalty_draw(self, seat: int, cards: list[Card]) -> None:
+        state = self.state
+        if not cards:
+            if not state.full_mode:
+                raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+            if state.draw_pile_size() == 0:
+                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            while state.penalties and state.penalties[0].player == seat and state.draw_pile:
+                self._pay(seat, None)
+            return
+        for card in cards:
+            if not state.penalties or state.penalties[0].player != seat:
+                raise Reject("bad-penalty", "penalty", f"{self._name(seat)} drew more cards than the penalty ({card} is one too many)")
+            self._pay(seat, card)
+
+    def _pass(self, event: ev.Pass) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        if state.phase == ROUND_OVER:
+            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        if state.penalties:
+            penalty = state.penalties[0]
+            raise Reject("bad-penalty", "penalty", f"{self._name(penalty.player)} owes {penalty.describe()}: no passing")
+        if state.choose_by is not None:
+            if state.choose_by == seat:
+                raise Reject("bad-colour", "choose", f"{event.player} must choose the colour first")
+            raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} must choose the colour first")
+        self._turn_gate(seat)
+        if not state.drew:
+            raise Reject("out-of-turn", "pass", f"{event.player} may pass only right after their turn's draw", ("draws",))
+        self._close_window()
+        state.turn = state.next_player(seat)
+        state.drew = False
+        state.drawn_card = None
+
+    def _choose(self, event: ev.Choose) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        if state.phase != PLAYING or state.choose_by is None:
+            raise Reject("bad-colour", "choose", "no colour is to be chosen now")
+        catch = self._catch_owed()
+        if catch is not None:
+            raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
+        if seat != state.choose_by:
+            raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} chooses the colour, not {event.player}", (self._name(state.choose_by),))
+        colours = self.rules.side_colours[state.side]
+        if event.colour not in colours:
+            raise Reject("bad-colour", "choose", f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side", tuple(sorted(colours)))
+        self._close_window()
+        state.colour = event.colour
+        state.choose_by = None
+
+    # -- UNO, catches and challenges
+
+    def _call(self, event: ev.Call) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        if state.phase != PLAYING:
+            raise Reject("invalid-call", "call", f"round {state.round_number} is over")
+        catch = self._catch_owed()
+        if catch is not None:
+            raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
+        if state.hand_sizes[seat] != 1:
+            raise Reject("invalid-call", "call", f"{event.player} holds {state.hand_sizes[seat]} cards, not one")
+        if state.uno_player != seat:
+            raise Reject("invalid-call", "call", f"{event.player}'s UNO window is closed")
+        state.uno_called = True
+
+    def _catch(self, event: ev.Catch) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        target = self._seat(event.target)
+        if state.phase != PLAYING:
+            raise Reject("invalid-catch", "catch", f"round {state.round_number} is over")
+        catch = self._catch_owed()
+        if catch is not None:
+            raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
+        reason = self._catch_invalid(seat, target)
+        if reason:
+            self._record_catch(event, "invalid", reason)
+            raise Reject("invalid-catch", "catch", reason)
+        state.uno_caught = True
+        self._record_catch(event, "valid", f"{event.target} held one card and had not said UNO")
+        if self.rules.catch_penalty:
+            state.penalties.insert(0, Penalty(player=target, count=self.rules.catch_penalty, catch=True, line=event.line))
+            self._settle()
+
+    def _catch_invalid(self, seat: int, target: int) -> str:
+        """Why a catch is not allowed now ('' when it is)."""
+        state = self.state
+        name = self._name(target)
+        if seat == target:
+            return f"{name} cannot catch themselves"
+        if state.uno_player != target:
+            if state.hand_sizes[target] != 1:
+                return f"{name} holds {state.hand_sizes[target]} cards"
+            return f"{name}'s UNO window has closed: the next move was made"
+        if state.uno_called:
+            return f"{name} said UNO"
+        if state.uno_caught:
+            return f"{name} was already caught"
+        return ""
+
+    def _record_catch(self, event: ev.Catch, ruling: str, reason: str) -> None:
+        valid = ruling == "valid"
+        penalty = self.rules.catch_penalty if valid else None
+        self.disputes.append(
+            Dispute(event.line, "catch", event.player, event.target, ruling, self.rules.check_rules["catch"].id,
+                    event.target if valid else None, penalty, None, 0, reason)
+        )
+
+    def _challenge(self, event: ev.Challenge) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        target = self._seat(event.target)
+        if state.phase != PLAYING:
+            raise Reject("invalid-challenge", "challenge", f"round {state.round_number} is over")
+        catch = self._catch_owed()
+        if catch is not None:
+            raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
+        penalty = state.penalties[0] if state.penalties else None
+        if penalty is None or not penalty.challengeable or penalty.started:
+            raise Reject("invalid-challenge", "challenge", "no wild draw penalty is waiting to be challenged")
+        if penalty.player != seat:
+            raise Reject("invalid-challenge", "challenge", f"only {self._name(penalty.player)}, who must draw, may challenge", (self._name(penalty.player),))
+        if penalty.played_by != target:
+            assert penalty.played_by is not None
+            raise Reject("invalid-challenge", "challenge", f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did")
+        self._close_window()
+        rules = self.rules
+        penalty.challengeable = False
+        penalty.bluff = False
+        if penalty.guilty:
+            guilty = Penalty(
+                player=target, count=penalty.count, until_colour=penalty.until_colour, next_turn=seat,
+                line=event.line, played_by=target,
+            )
+            state.penalties[0] = guilty
+            self.disputes.append(
+                Dispute(event.line, "challenge", event.player, event.target, "guilty", rules.rules_by_id["challenge.guilty"].id
+                        if "challenge.guilty" in rules.rules_by_id else rules.check_rules["challenge"].id,
+                        event.target, penalty.count if penalty.until_colour is None else None, penalty.until_colour, 0,
+                        f"{event.target} held {penalty.colour_before} when playing the wild draw card")
+            )
+        else:
+            if penalty.until_colour is not None:
+                penalty.extra += rules.innocent_extra
+            else:
+                penalty.count += rules.innocent_extra
+            self.disputes.append(
+                Dispute(event.line, "challenge", event.player, event.target, "innocent", rules.rules_by_id["challenge.innocent"].id
+                        if "challenge.innocent" in rules.rules_by_id else rules.check_rules["challenge"].id,
+                        event.player, penalty.count if penalty.until_colour is None else None, penalty.until_colour,
+                        rules.innocent_extra, f"{event.target} held no {penalty.colour_before} card")
+            )
+        self._settle()
+
+    # -- reshuffles and scores
+
+    def _reshuffle(self, event: ev.Reshuffle) -> None:
+        state = self.state
+        cards = self._cards(event.cards)
+        if state.phase != PLAYING:
+            raise Reject("invalid-reshuffle", "reshuffle", f"round {state.round_number} is over")
+        if state.draw_pile_size():
+            raise Reject("invalid-reshuffle", "reshuffle", f"the draw pile still holds {state.draw_pile_size()} cards")
+        rest = state.discard_pile[:-1]
+        if state.full_mode:
+            if Counter(cards) != Counter(rest):
+                raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile under its top card")
+            state.draw_pile = cards[::-1]
+        else:
+            if cards:
+                raise Reject("invalid-reshuffle", "reshuffle", "in observed mode a reshuffle names no cards")
+            state.draw_counts = Counter(rest)
+        del state.discard_pile[:-1]
+        self._settle()
+
+    def _score(self, event: ev.Score) -> None:
+        state = self.state
+        seat = self._seat(event.player)
+        result = state.last_result
+        if result is None:
+            raise Reject("wrong-score", "score", "no round has finished yet")
+        expected = self._round_points(seat, result)
+        if event.points != expected:
+            raise Reject("wrong-score", "score", f"{event.player} won {expected} points in round {result.number}, not {event.points}", (str(expected),))
+
+    def _round_points(self, seat: int, result: RoundResult) -> int:
+        if self.rules.own_hand_scoring:
+            return self._own_points[seat]
+        return (result.points or 0) if result.winner == self._name(seat) else 0
+
+    def _hand_points(self, seat: int) -> int:
+        state = self.state
+        faces = self.rules.faces
+        side = state.side
+        return sum(faces[card.faces[side]].points * count for card, count in state.hands[seat].items())
+
+    def _finish_round(self, winner: int) -> None:
+        state = self.state
+        own = [self._hand_points(seat) for seat in range(state.player_count)]
+        self._own_points = own
+        points = sum(own)
+        if self.rules.own_hand_scoring:
+            for seat in range(state.player_count):
+                state.totals[seat] += own[seat]
+        else:
+            state.totals[winner] += points
+        result = RoundResult(
+            state.round_number, True, self._name(winner), SIDE_NAMES[state.side], points,
+            dict(zip(state.players, state.totals)),
+        )
+        self.rounds[-1] = result
+        state.last_result = result
+        state.phase = ROUND_OVER
+        state.uno_player = None
+        if max(state.totals) >= state.target:
+            state.phase = GAME_OVER
+            if self.rules.own_hand_scoring:
+                low = min(state.totals)
+                winners = [name for name, total in zip(state.players, state.totals) if total == low]
+                state.game_winner = winners[0] if len(winners) == 1 else winners
+            else:
+                state.game_winner = self._name(winner)

@@ -1,0 +1,88 @@
+"""One exception hierarchy for malformed input; each class carries its exit code.
+
+Rule violations in a game are not exceptions: they are ``Diagnostic`` records
+(see ``verdicts``). Exceptions are for input we cannot read at all, specs that
+are not valid, and bugs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+EXIT_INCONCLUSIVE = 3
+EXIT_INTERNAL = 4
+EXIT_INTERRUPTED = 130
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A place in an input file; line and column are 1-based (0 = unknown)."""
+
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.line and self.column:
+            return f"{self.path}:{self.line}:{self.column}"
+        if self.line:
+            return f"{self.path}:{self.line}"
+        return self.path
+
+
+def escape(text: str) -> str:
+    """Make input text safe to echo on a terminal: control characters become escapes."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
+
+class RefereeError(Exception):
+    """Root of the referee's own errors: a message, a position, an exit code."""
+
+    exit_code = EXIT_INPUT
+
+    def __init__(self, message: str, position: Position | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+    def render(self) -> str:
+        """The one-line form printed for a user: ``path:line:col: error: message``."""
+        where = f"{self.position}: " if self.position else ""
+        return f"{where}error: {escape(self.message)}"
+
+
+class UsageError(RefereeError):
+    """A bad command line: an unknown option value, a missing file argument."""
+
+
+class InputError(RefereeError):
+    """A file that cannot be read: missing, a directory, too large."""
+
+
+class SpecError(RefereeError):
+    """A rule spec that is not valid; carries every problem found, each with its position."""
+
+    def __init__(self, problems: list[tuple[Position, str]]) -> None:
+        first_position, first_message = problems[0]
+        super().__init__(first_message, first_position)
+        self.problems = problems
+
+    def render(self) -> str:
+        return "\n".join(f"{position}: error: {escape(message)}" for position, message in self.problems)
+
+
+class ProofInconclusive(RefereeError):
+    """The solver answered unknown or ran out of time: never reported as proved."""
+
+    exit_code = EXIT_INCONCLUSIVE
+
+
+class InternalError(RefereeError):
+    """A bug in the referee; the CLI prints one line and suggests ``--debug``."""
+
+    exit_code = EXIT_INTERNAL

@@ -1,0 +1,132 @@
+"""The events of a game log: one frozen record per line kind, each with its line number.
+
+Card and colour tokens are kept as the (lower-cased) text of the log; the
+replay resolves them against the spec's deck, so that an unknown card is a
+replay diagnostic (``unknown-card``) and not a syntax error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Players:
+    line: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpecName:
+    line: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    line: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    line: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    line: int
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealer:
+    line: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    line: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    line: int
+    player: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    line: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    line: int
+    player: str
+    card: str
+    colour: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    line: int
+    player: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    line: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Choose:
+    line: int
+    player: str
+    colour: str
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    line: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    line: int
+    player: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    line: int
+    player: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffle:
+    line: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    line: int
+    player: str
+    points: int
+
+
+HeaderEvent = Players | SpecName | Deck | Target
+SetupEvent = Round | Dealer | Shuffle | Hand | Start
+PlayerEvent = Play | Draw | Pass | Choose | Call | Catch | Challenge | Score
+Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle

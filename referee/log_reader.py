@@ -1,0 +1,303 @@
+"""Log text -> events, streaming line by line, with every syntax error collected.
+
+The reader owns the log format's grammar and line order (header, then rounds
+of ``round``, ``dealer``, ``shuffle`` or ``hand``... ``start``..., then
+events). It reads bytes, numbers lines itself, decodes each line as UTF-8,
+bounds line length, and never holds more than one line. Syntax errors do not
+stop it: they are collected in ``errors`` so that all are reported at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from referee import events as ev
+
+MAX_LINE_BYTES = 64 * 1024
+MAX_SYNTAX_ERRORS = 1000
+
+COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
+VERBS = frozenset({"plays", "draws", "passes", "chooses", "calls", "catches", "challenges", "scores"})
+KEYWORDS = frozenset({"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "start", "reshuffle", "uno"})
+RESERVED = KEYWORDS | VERBS | COLOURS
+HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
+
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
+_FACE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_CARD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*/[a-z0-9]+(?:-[a-z0-9]+)*")
+_POSITIVE = re.compile(r"[1-9][0-9]{0,5}")
+_NATURAL = re.compile(r"0|[1-9][0-9]{0,5}")
+_ODD_SPACE = re.compile(r"[^\S \t]|[\x00-\x08\x0e-\x1f\x7f]")
+_BOM = b"\xef\xbb\xbf"
+
+# Where the reader is in the log's structure.
+_HEADER, _ROUND, _DEALER, _HANDS, _STARTS, _EVENTS = range(6)
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxProblem:
+    line: int
+    message: str
+
+
+class LogReader:
+    """Reads one log; iterate ``events(stream)``, then look at ``errors``."""
+
+    def __init__(self) -> None:
+        self.errors: list[SyntaxProblem] = []
+        self.error_count = 0
+        self.lines = 0
+        self._state = _HEADER
+        self._header_seen: set[str] = set()
+        self._players_seen = False
+        self._first_content_line = 0
+
+    def _error(self, line: int, message: str) -> None:
+        self.error_count += 1
+        if self.errors and self.errors[-1].line == line:
+            return
+        if len(self.errors) < MAX_SYNTAX_ERRORS:
+            self.errors.append(SyntaxProblem(line, message))
+
+    def events(self, stream: BinaryIO) -> Iterator[ev.Event]:
+        """Yield the events of the log in order; syntax errors go to ``errors``."""
+        line_number = 0
+        readline = stream.readline
+        parse = self._parse
+        while True:
+            raw = readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            line_number += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                while raw and not raw.endswith(b"\n"):
+                    raw = readline(MAX_LINE_BYTES)
+                self._error(line_number, f"line longer than {MAX_LINE_BYTES} bytes")
+                continue
+            if line_number == 1 and raw.startswith(_BOM):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                self._error(line_number, f"not valid UTF-8 (byte {error.start + 1} of the line)")
+                continue
+            hash_at = text.find("#")
+            if hash_at >= 0:
+                text = text[:hash_at]
+            elif text.endswith("\n"):
+                text = text[:-2] if text.endswith("\r\n") else text[:-1]
+            if not text.isprintable():
+                found = _ODD_SPACE.search(text)
+                if found is not None:
+                    self._error(line_number, f"character {found.group()!r} is not allowed (tokens are separated by spaces or tabs)")
+                    continue
+            tokens = text.split()
+            if not tokens:
+                continue
+            if not self._first_content_line:
+                self._first_content_line = line_number
+            event = parse(line_number, tokens)
+            if event is not None:
+                yield event
+        self.lines = line_number
+        if not self._players_seen:
+            self._error(self._first_content_line or 1, "the log has no 'players' line")
+
+    def _parse(self, line: int, tokens: list[str]) -> ev.Event | None:
+        first = tokens[0]
+        keyword = first.lower()
+        if keyword in KEYWORDS:
+            return self._keyword_line(line, keyword, tokens)
+        if len(tokens) >= 2:
+            verb = tokens[1].lower()
+            if verb in VERBS:
+                return self._event_line(line, first, verb, tokens)
+        if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2:
+            self._error(line, f"unknown verb '{_show(tokens[1])}' (expected one of: {', '.join(sorted(VERBS))})")
+        else:
+            self._error(line, f"unknown line '{_show(first)}'")
+        return None
+
+    # -- header and round structure
+
+    def _keyword_line(self, line: int, keyword: str, tokens: list[str]) -> ev.Event | None:
+        args = tokens[1:]
+        state = self._state
+        if keyword in HEADER_KEYWORDS:
+            if state != _HEADER:
+                self._error(line, f"'{keyword}' belongs in the header, before the first round")
+                return None
+            if keyword in self._header_seen:
+                self._error(line, f"a second '{keyword}' line")
+                return None
+            self._header_seen.add(keyword)
+            if keyword == "players":
+                self._players_seen = True
+                names = tuple(args)
+                for name in names:
+                    if not self._check_name(line, name):
+                        return None
+                return ev.Players(line, names)
+            if keyword == "spec":
+                if len(args) != 1:
+                    return self._arity(line, "spec NAME")
+                return ev.SpecName(line, args[0])
+            if keyword == "deck":
+                cards = self._cards(line, args)
+                return ev.Deck(line, cards) if cards is not None else None
+            if len(args) != 1:
+                return self._arity(line, "target N")
+            if not _POSITIVE.fullmatch(args[0]):
+                self._error(line, f"target must be a whole number of at least 1, written plainly, not '{_show(args[0])}'")
+                return None
+            return ev.Target(line, int(args[0]))
+        if keyword == "round":
+            if state == _HEADER and not self._players_seen:
+                self._error(line, "'players' must come before the first round")
+            elif state in (_ROUND, _DEALER, _HANDS):
+                self._error(line, "a 'round' line before the previous round's setup is complete")
+            self._state = _ROUND
+            if len(args) != 1:
+                return self._arity(line, "round N")
+            if not _POSITIVE.fullmatch(args[0]):
+                self._error(line, f"a round number is a whole number of at least 1, not '{_show(args[0])}'")
+                return None
+            return ev.Round(line, int(args[0]))
+        if keyword == "dealer":
+            if state != _ROUND:
+                return self._misplaced(line, "dealer", "right after its 'round' line")
+            self._state = _DEALER
+            if len(args) != 1:
+                return self._arity(line, "dealer P")
+            return ev.Dealer(line, args[0]) if self._check_name(line, args[0]) else None
+        if keyword == "shuffle":
+            if state != _DEALER:
+                return self._misplaced(line, "shuffle", "right after the 'dealer' line")
+            self._state = _EVENTS
+            cards = self._cards(line, args)
+            return ev.Shuffle(line, cards) if cards is not None else None
+        if keyword == "hand":
+            if state not in (_DEALER, _HANDS):
+                return self._misplaced(line, "hand", "after the 'dealer' line, before 'start'")
+            self._state = _HANDS
+            if not args:
+                return self._arity(line, "hand P C1 ... C7")
+            if not self._check_name(line, args[0]):
+                return None
+            cards = self._cards(line, args[1:])
+            return ev.Hand(line, args[0], cards) if cards is not None else None
+        if keyword == "start":
+            if state not in (_DEALER, _HANDS, _STARTS):
+                return self._misplaced(line, "start", "after the 'hand' lines")
+            self._state = _STARTS
+            if len(args) != 1:
+                return self._arity(line, "start C")
+            cards = self._cards(line, args)
+            return ev.Start(line, cards[0]) if cards is not None else None
+        if keyword == "reshuffle":
+            if not self._in_events(line, "reshuffle"):
+                return None
+            cards = self._cards(line, args)
+            return ev.Reshuffle(line, cards) if cards is not None else None
+        self._error(line, f"'{_show(tokens[0])}' cannot start a line")
+        return None
+
+    def _in_events(self, line: int, what: str) -> bool:
+        if self._state in (_EVENTS, _STARTS):
+            self._state = _EVENTS
+            return True
+        if self._state == _HEADER:
+            self._error(line, f"'{what}' before the first round")
+        else:
+            self._error(line, f"'{what}' before the round's cards are dealt")
+        return False
+
+    # -- events
+
+    def _event_line(self, line: int, player: str, verb: str, tokens: list[str]) -> ev.Event | None:
+        if not self._check_name(line, player):
+            return None
+        if not self._in_events(line, f"{player} {verb}"):
+            return None
+        args = tokens[2:]
+        if verb == "plays":
+            if len(args) not in (1, 2):
+                return self._arity(line, "P plays CARD [COLOUR]")
+            card = args[0].lower()
+            if not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
+                self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3)")
+                return None
+            colour = None
+            if len(args) == 2:
+                colour = args[1].lower()
+                if colour not in COLOURS:
+                    self._error(line, f"'{_show(args[1])}' is not a colour")
+                    return None
+            return ev.Play(line, player, card, colour)
+        if verb == "draws":
+            cards = self._cards(line, args)
+            return ev.Draw(line, player, cards) if cards is not None else None
+        if verb == "passes":
+            return ev.Pass(line, player) if not args else self._arity(line, "P passes")
+        if verb == "chooses":
+            if len(args) != 1:
+                return self._arity(line, "P chooses COLOUR")
+            colour = args[0].lower()
+            if colour not in COLOURS:
+                self._error(line, f"'{_show(args[0])}' is not a colour")
+                return None
+            return ev.Choose(line, player, colour)
+        if verb == "calls":
+            if len(args) != 1 or args[0].lower() != "uno":
+                return self._arity(line, "P calls uno")
+            return ev.Call(line, player)
+        if verb in ("catches", "challenges"):
+            if len(args) != 1:
+                return self._arity(line, f"P {verb} Q")
+            if not self._check_name(line, args[0]):
+                return None
+            if verb == "catches":
+                return ev.Catch(line, player, args[0])
+            return ev.Challenge(line, player, args[0])
+        if len(args) != 1:
+            return self._arity(line, "P scores N")
+        if not _NATURAL.fullmatch(args[0]):
+            self._error(line, f"points must be a whole number written plainly, not '{_show(args[0])}'")
+            return None
+        return ev.Score(line, player, int(args[0]))
+
+    # -- tokens
+
+    def _check_name(self, line: int, name: str) -> bool:
+        if not _NAME.fullmatch(name):
+            self._error(line, f"'{_show(name)}' is not a player name (a letter, then up to 31 letters, digits or _)")
+            return False
+        if name.lower() in RESERVED:
+            self._error(line, f"'{_show(name)}' is a reserved word and cannot be a player name")
+            return False
+        return True
+
+    def _cards(self, line: int, tokens: list[str]) -> tuple[str, ...] | None:
+        cards = tuple(token.lower() for token in tokens)
+        for token, card in zip(tokens, cards):
+            if not _CARD.fullmatch(card):
+                self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3)")
+                return None
+        return cards
+
+    def _arity(self, line: int, form: str) -> None:
+        self._error(line, f"wrong number of words: the line is '{form}'")
+        return None
+
+    def _misplaced(self, line: int, what: str, where: str) -> None:
+        self._error(line, f"'{what}' out of place: it comes {where}")
+        return None
+
+
+def _show(token: str) -> str:
+    """A token as it may be echoed: control characters escaped, long ones cut."""
+    shown = token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+    return shown if len(shown) <= 40 else shown[:37] + "..."

@@ -1,0 +1,143 @@
+"""Events -> verdict: drive the log reader and the engine over one log, streaming.
+
+Parsing and replay run in one pass so that memory does not grow with the log;
+syntax errors still win: when the reader finds any, the verdict holds exactly
+those (the format says they are found before replay), and replay results are
+discarded.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import BinaryIO
+
+from referee import events as ev
+from referee.compiler import Rules, load_rules
+from referee.engine import Engine
+from referee.errors import Position, SpecError
+from referee.log_reader import LogReader
+from referee.spec_model import resolve_spec
+from referee.verdicts import Diagnostic, FileVerdict
+
+DEFAULT_SPEC = "uno-flip"
+_HEADER_TYPES = (ev.Players, ev.SpecName, ev.Deck, ev.Target)
+
+
+def rules_for(spec_name: str | None, relative_to: Path | None, spec_override: Path | None) -> Rules:
+    """The compiled rules a log asks for (``--spec`` wins over the log's ``spec`` line)."""
+    if spec_override is not None:
+        return load_rules(spec_override)
+    return load_rules(resolve_spec(spec_name or DEFAULT_SPEC, relative_to))
+
+
+class Replay:
+    """One log's replay; ``engine`` is available after the header for ``explain``/``adjudicate``."""
+
+    def __init__(
+        self,
+        display_path: str,
+        base_dir: Path | None,
+        spec_override: Path | None = None,
+        stop_at_line: int | None = None,
+        on_event: Callable[[Engine, ev.Event], None] | None = None,
+    ) -> None:
+        self.display_path = display_path
+        self.base_dir = base_dir
+        self.spec_override = spec_override
+        self.stop_at_line = stop_at_line
+        self.on_event = on_event
+        self.engine: Engine | None = None
+        self.verdict = FileVerdict(path=display_path)
+        self.reader = LogReader()
+        self.stopped_event: ev.Event | None = None
+
+    def run(self, stream: BinaryIO) -> FileVerdict:
+        verdict = self.verdict
+        reader = self.reader
+        header: list[ev.Event] = []
+        stopped = False
+        for event in reader.events(stream):
+            if stopped or reader.errors:
+                stopped = True
+                continue
+            if self.engine is None:
+                if isinstance(event, _HEADER_TYPES):
+                    header.append(event)
+                    continue
+                if not self._start(header):
+                    stopped = True
+                    continue
+            if self.stop_at_line is not None and event.line >= self.stop_at_line:
+                self.stopped_event = event
+                stopped = True
+                continue
+            assert self.engine is not None
+            if self.on_event is not None:
+                self.on_event(self.engine, event)
+            diagnostic = self.engine.apply(event)
+            if diagnostic is not None:
+                verdict.errors.append(diagnostic)
+                stopped = True
+        if self.engine is None and not stopped and not reader.errors and header:
+            self._start(header)
+        verdict.lines = reader.lines
+        if reader.errors:
+            verdict.input_error = None
+            rule = "log.syntax"
+            if self.engine is not None:
+                rule = self.engine.rules.check_rules["syntax"].id
+            verdict.errors = [Diagnostic(problem.line, "syntax", problem.message, rule) for problem in reader.errors]
+            if reader.error_count > len(reader.errors):
+                verdict.errors[-1] = Diagnostic(
+                    verdict.errors[-1].line, "syntax",
+                    verdict.errors[-1].message + f" (and {reader.error_count - len(reader.errors)} more syntax errors not listed)", rule,
+                )
+            verdict.warnings = []
+            verdict.rounds = []
+            verdict.game_winner = None
+            return verdict
+        if self.engine is not None:
+            verdict.warnings = sorted(self.engine.warnings, key=lambda warning: warning.line)
+            verdict.rounds = list(self.engine.rounds)
+            verdict.game_winner = self.engine.state.game_winner
+        return verdict
+
+    def _start(self, header: list[ev.Event]) -> bool:
+        """Resolve the spec, build the engine and apply the header lines in order."""
+        spec_name = next((event for event in header if isinstance(event, ev.SpecName)), None)
+        try:
+            rules = rules_for(spec_name.name if spec_name else None, self.base_dir, self.spec_override)
+        except SpecError as error:
+            if spec_name is not None and self.spec_override is None and error.position and error.position.path == spec_name.name:
+                message = f"{Position(self.display_path, spec_name.line)}: error: {error.message}"
+            else:
+                message = error.render()
+            self.verdict.input_error = message
+            return False
+        self.engine = Engine(rules)
+        for event in sorted(header, key=lambda event: event.line):
+            diagnostic = self.engine.apply(event)
+            if diagnostic is not None:
+                self.verdict.errors.append(diagnostic)
+                return False
+        return True
+
+
+def check_stream(stream: BinaryIO, display_path: str, base_dir: Path | None, spec_override: Path | None = None) -> FileVerdict:
+    """Replay one log from a binary stream."""
+    return Replay(display_path, base_dir, spec_override).run(stream)
+
+
+def check_path(path: Path, display_path: str, spec_override: Path | None = None) -> FileVerdict:
+    """Replay one log file; an unreadable file becomes the verdict's ``input_error``."""
+    if str(path) == "-":
+        return check_stream(sys.stdin.buffer, "-", Path.cwd(), spec_override)
+    try:
+        with path.open("rb") as stream:
+            return check_stream(stream, display_path, path.parent, spec_override)
+    except IsADirectoryError:
+        return FileVerdict(display_path, input_error=f"{display_path}: error: is a directory")
+    except OSError as error:
+        return FileVerdict(display_path, input_error=f"{display_path}: error: cannot read: {error.strerror or error}")

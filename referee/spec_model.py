@@ -1,0 +1,673 @@
+"""The loaded spec: positioned YAML nodes -> a validated ``Spec`` of frozen records.
+
+The vocabulary is closed: every key, effect, start action and option value
+below is listed here, and anything else is an error with its position and,
+where a near name exists, a "did you mean". A house-rule spec may say
+``extends: NAME`` and give only what it changes (options, kinds, rules).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from referee.cards import Card, Face, FaceClass, face_token
+from referee.errors import Position, SpecError
+from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
+
+FORMAT = "referee-spec/1"
+
+EFFECTS_WITH_AMOUNT = frozenset({"next-player-draws", "skip"})
+EFFECTS_PLAIN = frozenset(
+    {
+        "choose-colour",
+        "next-player-draws-until-colour",
+        "skip-everyone",
+        "reverse",
+        "flip",
+        "only-without-colour-in-play",
+        "challengeable",
+    }
+)
+START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
+CHECKS = frozenset(
+    {
+        "syntax", "players", "known-player", "dealer", "deck", "known-card", "shuffle", "hands",
+        "start-card", "round-order", "start-colour", "start-again", "turn", "in-hand", "ambiguous",
+        "match", "turn-draw", "drawn-card-only", "pass", "draw-source", "wild-colour", "choose",
+        "penalty", "penalty-owed", "reshuffle", "empty-draw", "flip-colour", "bluff", "challenge",
+        "call", "uncaught", "catch", "round-over", "score", "game-over",
+    }
+)
+OPTION_CHOICES: dict[str, frozenset[str]] = {
+    "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
+    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped"}),
+    "two-player-reverse": frozenset({"skip", "reverse"}),
+    "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
+    "dealer-rotation": frozenset({"left", "right"}),
+}
+OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
+OPTION_LISTS = frozenset({"stacking"})
+OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
+SIDE_NAMES = ("light", "dark")
+_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    key: str
+    file: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    key: str
+    section: str
+
+    def render(self, sources: dict[str, Source]) -> str:
+        source = sources.get(self.key)
+        where = source.file if source else self.key
+        return f"{self.key} ({where}): {self.section}"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    summary: str
+    citation: Citation
+    ruling: int | None
+    options: tuple[str, ...]
+    checks: tuple[str, ...]
+    position: Position
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    name: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    name: str
+    face_class: FaceClass
+    sides: tuple[int, ...]
+    copies: int
+    numbers: tuple[int, ...]
+    points: int | None
+    effects: tuple[Effect, ...]
+    at_start: tuple[str, ...]
+    rule: str
+    start_rule: str
+    spellings: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Matching:
+    same_colour: bool
+    same_number: bool
+    same_action_kind: bool
+    wild_always: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """A validated rule spec. ``deck`` is the default physical deck, as card tokens."""
+
+    name: str
+    title: str
+    path: str
+    sources: dict[str, Source]
+    min_players: int
+    max_players: int
+    hand_size: int
+    start_side: int
+    colours: tuple[tuple[str, ...], tuple[str, ...]]
+    matching: Matching
+    kinds: tuple[Kind, ...]
+    options: dict[str, object]
+    option_rules: dict[str, str]
+    rules: tuple[Rule, ...]
+    deck: tuple[str, ...]
+
+    def option(self, name: str) -> object:
+        return self.options[name]
+
+
+class _Reader:
+    """Collects problems while reading nodes by a schema."""
+
+    def __init__(self) -> None:
+        self.problems: list[tuple[Position, str]] = []
+
+    def error(self, position: Position, message: str) -> None:
+        self.problems.append((position, message))
+
+    def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str], what: str) -> None:
+        for key, position in node.keys.items():
+            if key not in allowed:
+                self.error(position, f"unknown key '{key}' in {what}{_did_you_mean(key, allowed)}")
+        for key in sorted(required - set(node.entries)):
+            self.error(node.position, f"{what} needs '{key}'")
+
+    def mapping(self, node: Node | None, what: str) -> Mapping | None:
+        if node is None:
+            return None
+        if not isinstance(node, Mapping):
+            self.error(node.position, f"{what} must be a mapping")
+            return None
+        return node
+
+    def sequence(self, node: Node | None, what: str) -> tuple[Node, ...]:
+        if node is None:
+            return ()
+        if not isinstance(node, Sequence):
+            self.error(node.position, f"{what} must be a list")
+            return ()
+        return node.items
+
+    def text(self, node: Node | None, what: str) -> str | None:
+        if node is None:
+            return None
+        if not isinstance(node, Scalar):
+            self.error(node.position, f"{what} must be a single value")
+            return None
+        return node.value
+
+    def name(self, node: Node | None, what: str) -> str | None:
+        value = self.text(node, what)
+        if value is not None and not _NAME.fullmatch(value):
+            assert node is not None
+            self.error(node.position, f"{what} must be a lower-case name like 'draw-one', not '{value}'")
+            return None
+        return value
+
+    def number(self, node: Node | None, what: str, minimum: int = 0) -> int | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        assert node is not None
+        if not _NUMBER.fullmatch(value) or int(value) < minimum:
+            self.error(node.position, f"{what} must be a whole number of at least {minimum}, not '{value}'")
+            return None
+        return int(value)
+
+    def flag(self, node: Node | None, what: str) -> bool | None:
+        value = self.text(node, what)
+        if value is None:
+            return None
+        if value not in ("true", "false"):
+            assert node is not None
+            self.error(node.position, f"{what} must be true or false, not '{value}'")
+            return None
+        return value == "true"
+
+
+def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def shipped_spec_names() -> list[str]:
+    """Names of the specs shipped inside the package."""
+    folder = resources.files("referee.specs")
+    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
+
+
+def shipped_spec_path(name: str) -> Path | None:
+    entry = resources.files("referee.specs").joinpath(f"{name}.yaml")
+    if not entry.is_file():
+        return None
+    return Path(str(entry))
+
+
+def resolve_spec(name: str, relative_to: Path | None) -> Path:
+    """A spec named in a log or on the command line: a shipped name, else a path."""
+    shipped = shipped_spec_path(name) if _NAME.fullmatch(name) else None
+    if shipped is not None:
+        return shipped
+    path = Path(name)
+    if not path.is_absolute() and relative_to is not None:
+        path = relative_to / path
+    if not path.is_file():
+        known = ", ".join(shipped_spec_names())
+        raise SpecError([(Position(name), f"no spec '{name}': not a shipped spec ({known}) nor a file")])
+    return path
+
+
+_TOP_KEYS = frozenset(
+    {"format", "name", "title", "extends", "sources", "table", "sides", "matching", "kinds", "options", "rules", "deck"}
+)
+_MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options"})
+
+
+def _merge(base: Mapping, child: Mapping) -> Mapping:
+    """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces."""
+    entries = dict(base.entries)
+    keys = dict(base.keys)
+    for key, node in child.entries.items():
+        if key == "extends":
+            continue
+        old = entries.get(key)
+        if key in _MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
+            merged_entries = dict(old.entries)
+            merged_keys = dict(old.keys)
+            for sub_key, sub_node in node.entries.items():
+                old_sub = merged_entries.get(sub_key)
+                if isinstance(old_sub, Mapping) and isinstance(sub_node, Mapping):
+                    merged_entries[sub_key] = Mapping(
+                        {**old_sub.entries, **sub_node.entries}, {**old_sub.keys, **sub_node.keys}, sub_node.position
+                    )
+                else:
+                    merged_entries[sub_key] = sub_node
+                merged_keys[sub_key] = node.keys[sub_key]
+            entries[key] = Mapping(merged_entries, merged_keys, node.position)
+        elif key == "rules" and isinstance(old, Sequence) and isinstance(node, Sequence):
+            by_id: dict[str, int] = {}
+            items = list(old.items)
+            for index, item in enumerate(items):
+                if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar):
+                    by_id[item.entries["id"].value] = index  # type: ignore[union-attr]
+            for item in node.items:
+                rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
+                if isinstance(rule_id, Scalar) and rule_id.value in by_id:
+                    items[by_id[rule_id.value]] = item
+                else:
+                    items.append(item)
+            entries[key] = Sequence(tuple(items), node.position)
+        else:
+            entries[key] = node
+        keys[key] = child.keys[key]
+    return Mapping(entries, keys, child.position)
+
+
+def load_spec(path: Path, _depth: int = 0) -> Spec:
+    """Load, merge (``extends``) and validate a spec file."""
+    tree = load_file(path)
+    extends = tree.entries.get("extends")
+    if extends is not None:
+        if _depth >= 4:
+            raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
+        if not isinstance(extends, Scalar):
+            raise SpecError([(extends.position, "'extends' must name a spec")])
+        base_path = resolve_spec(extends.value, path.parent)
+        base_tree = _base_tree(base_path, _depth + 1)
+        tree = _merge(base_tree, tree)
+    return build_spec(tree, str(path))
+
+
+def _base_tree(path: Path, depth: int) -> Mapping:
+    tree = load_file(path)
+    extends = tree.entries.get("extends")
+    if isinstance(extends, Scalar):
+        if depth >= 4:
+            raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
+        return _merge(_base_tree(resolve_spec(extends.value, path.parent), depth + 1), tree)
+    return tree
+
+
+def build_spec(tree: Mapping, path: str) -> Spec:
+    """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem."""
+    reader = _Reader()
+    reader.keys(tree, _TOP_KEYS, {"format", "name", "sides", "kinds", "rules", "deck", "table", "matching"}, "the spec")
+    fmt = reader.text(tree.entries.get("format"), "format")
+    if fmt is not None and fmt != FORMAT:
+        reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
+    name = reader.name(tree.entries.get("name"), "name") or "?"
+    title = reader.text(tree.entries.get("title"), "title") or name
+
+    sources: dict[str, Source] = {}
+    source_node = reader.mapping(tree.entries.get("sources"), "sources")
+    if source_node:
+        for key, node in source_node.entries.items():
+            entry = reader.mapping(node, f"source '{key}'")
+            if entry:
+                reader.keys(entry, {"file", "title"}, {"file"}, f"source '{key}'")
+                sources[key] = Source(key, reader.text(entry.entries.get("file"), "file") or "", reader.text(entry.entries.get("title"), "title") or "")
+
+    table = reader.mapping(tree.entries.get("table"), "table")
+    min_players = max_players = hand_size = 0
+    start_side = 0
+    if table:
+        reader.keys(table, {"min-players", "max-players", "hand-size", "start-side"}, {"min-players", "max-players", "hand-size", "start-side"}, "table")
+        min_players = reader.number(table.entries.get("min-players"), "min-players", 2) or 2
+        max_players = reader.number(table.entries.get("max-players"), "max-players", 2) or 2
+        hand_size = reader.number(table.entries.get("hand-size"), "hand-size", 1) or 1
+        if min_players > max_players:
+            reader.error(table.position, "min-players is more than max-players")
+        side_name = reader.text(table.entries.get("start-side"), "start-side")
+        if side_name is not None and side_name not in SIDE_NAMES:
+            reader.error(table.entries["start-side"].position, f"start-side must be light or dark, not '{side_name}'")
+        start_side = SIDE_NAMES.index(side_name) if side_name in SIDE_NAMES else 0
+
+    colours: list[tuple[str, ...]] = [(), ()]
+    sides = reader.mapping(tree.entries.get("sides"), "sides")
+    if sides:
+        reader.keys(sides, set(SIDE_NAMES), set(SIDE_NAMES), "sides")
+        seen_colours: set[str] = set()
+        for index, side_name in enumerate(SIDE_NAMES):
+            side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'")
+            if not side:
+                continue
+            reader.keys(side, {"colours"}, {"colours"}, f"side '{side_name}'")
+            names = []
+            for node in reader.sequence(side.entries.get("colours"), "colours"):
+                colour = reader.name(node, "a colour")
+                if colour is None:
+                    continue
+                if colour in seen_colours:
+                    reader.error(node.position, f"colour '{colour}' is named twice")
+                seen_colours.add(colour)
+                names.append(colour)
+            if not names:
+                reader.error(side.position, f"side '{side_name}' needs at least one colour")
+            colours[index] = tuple(names)
+
+    matching = Matching(True, True, True, True)
+    matching_node = reader.mapping(tree.entries.get("matching"), "matching")
+    if matching_node:
+        fields = ("same-colour", "same-number", "same-action-kind", "wild-always")
+        reader.keys(matching_node, set(fields), set(fields), "matching")
+        values = [reader.flag(matching_node.entries.get(key), key) for key in fields]
+        matching = Matching(*(bool(value) for value in values))
+
+    kinds = _read_kinds(reader, tree.entries.get("kinds"))
+    kind_names = {kind.name for kind in kinds}
+    options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
+    rules = _read_rules(reader, tree.entries.get("rules"), sources)
+    rule_ids = {rule.id for rule in rules}
+    for kind in kinds:
+        for rule_id in (kind.rule, kind.start_rule):
+            if rule_id and rule_id not in rule_ids:
+                reader.error(Position(path), f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{_did_you_mean(rule_id, rule_ids)}")
+    for option, rule_id in option_rules.items():
+        if rule_id not in rule_ids:
+            reader.error(Position(path), f"option '{option}' cites rule '{rule_id}', which the spec does not define")
+    for rule in rules:
+        for option in rule.options:
+            if option not in OPTIONS:
+                reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{_did_you_mean(option, OPTIONS)}")
+    covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
+    for check in sorted(CHECKS - set(covered)):
+        reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
+    for check, count in sorted(covered.items()):
+        if count > 1:
+            reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
+    stacking = options.get("stacking", ())
+    for kind_name in stacking:  # type: ignore[attr-defined]
+        if kind_name not in kind_names:
+            reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'")
+
+    deck_tokens: list[str] = []
+    deck_node = tree.entries.get("deck")
+    for node in reader.sequence(deck_node, "deck"):
+        token = reader.text(node, "a deck card")
+        if token is not None:
+            deck_tokens.append(token)
+
+    if reader.problems:
+        raise SpecError(reader.problems)
+    spec = Spec(
+        name=name,
+        title=title,
+        path=path,
+        sources=sources,
+        min_players=min_players,
+        max_players=max_players,
+        hand_size=hand_size,
+        start_side=start_side,
+        colours=(colours[0], colours[1]),
+        matching=matching,
+        kinds=kinds,
+        options=options,
+        option_rules=option_rules,
+        rules=rules,
+        deck=tuple(token.lower() for token in deck_tokens),
+    )
+    catalogue = Catalogue(spec)
+    problems: list[tuple[Position, str]] = []
+    for node, token in zip(reader.sequence(deck_node, "deck"), deck_tokens):
+        if catalogue.card(token.lower()) is None:
+            problems.append((node.position, f"'{token}' is not a physical card of this spec's faces"))
+    if not problems:
+        for message in catalogue.composition_problems(list(spec.deck)):
+            problems.append((deck_node.position if deck_node else Position(path), message))
+    if problems:
+        raise SpecError(problems)
+    return spec
+
+
+def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
+    kinds_node = reader.mapping(node, "kinds")
+    if not kinds_node:
+        return ()
+    kinds = []
+    allowed = {"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"}
+    for name, kind_node in kinds_node.entries.items():
+        what = f"kind '{name}'"
+        if not _NAME.fullmatch(name):
+            reader.error(kinds_node.keys[name], f"{what}: a kind is a lower-case name")
+        entry = reader.mapping(kind_node, what)
+        if not entry:
+            continue
+        reader.keys(entry, allowed, {"class", "sides", "copies", "points", "rule", "start-rule", "at-start"}, what)
+        class_name = reader.text(entry.entries.get("class"), "class")
+        face_class = FaceClass.NUMBER
+        if class_name is not None:
+            try:
+                face_class = FaceClass(class_name)
+            except ValueError:
+                reader.error(entry.entries["class"].position, f"class must be number, action or wild, not '{class_name}'")
+        sides = []
+        for side_node in reader.sequence(entry.entries.get("sides"), "sides"):
+            side = reader.text(side_node, "a side")
+            if side not in SIDE_NAMES:
+                reader.error(side_node.position, f"a side is light or dark, not '{side}'")
+            else:
+                sides.append(SIDE_NAMES.index(side))
+        numbers: tuple[int, ...] = ()
+        numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers")
+        if numbers_node:
+            reader.keys(numbers_node, {"from", "to"}, {"from", "to"}, "numbers")
+            low = reader.number(numbers_node.entries.get("from"), "from")
+            high = reader.number(numbers_node.entries.get("to"), "to")
+            if low is not None and high is not None:
+                numbers = tuple(range(low, high + 1))
+        if (face_class is FaceClass.NUMBER) != bool(numbers):
+            reader.error(entry.position, f"{what}: 'numbers' is required for a number kind and only there")
+        copies = reader.number(entry.entries.get("copies"), "copies", 1) or 1
+        points_node = entry.entries.get("points")
+        points: int | None = None
+        if isinstance(points_node, Scalar) and points_node.value == "face-value":
+            if face_class is not FaceClass.NUMBER:
+                reader.error(points_node.position, "points: face-value is only for number kinds")
+        else:
+            points = reader.number(points_node, "points")
+        effects = []
+        for effect_node in reader.sequence(entry.entries.get("effects"), "effects"):
+            effect = _read_effect(reader, effect_node)
+            if effect:
+                effects.append(effect)
+        names = [effect.name for effect in effects]
+        if "challengeable" in names and not any(n in ("next-player-draws", "next-player-draws-until-colour") for n in names):
+            reader.error(entry.position, f"{what}: only a card with a draw penalty can be challengeable")
+        if ("choose-colour" in names) != (face_class is FaceClass.WILD):
+            reader.error(entry.position, f"{what}: a wild kind has choose-colour, and only a wild kind")
+        if "next-player-draws-until-colour" in names and "choose-colour" not in names:
+            reader.error(entry.position, f"{what}: next-player-draws-until-colour needs choose-colour")
+        at_start = []
+        for start_node in reader.sequence(entry.entries.get("at-start"), "at-start"):
+            action = reader.text(start_node, "a start action")
+            if action not in START_ACTIONS:
+                reader.error(start_node.position, f"unknown start action '{action}'{_did_you_mean(action or '', START_ACTIONS)}")
+            else:
+                at_start.append(action)
+        spellings = tuple(reader.name(n, "a spelling") or "" for n in reader.sequence(entry.entries.get("spellings"), "spellings"))
+        kinds.append(
+            Kind(
+                name=name,
+                face_class=face_class,
+                sides=tuple(sides),
+                copies=copies,
+                numbers=numbers,
+                points=points,
+                effects=tuple(effects),
+                at_start=tuple(at_start),
+                rule=reader.text(entry.entries.get("rule"), "rule") or "",
+                start_rule=reader.text(entry.entries.get("start-rule"), "start-rule") or "",
+                spellings=spellings,
+            )
+        )
+    return tuple(kinds)
+
+
+def _read_effect(reader: _Reader, node: Node) -> Effect | None:
+    if isinstance(node, Scalar):
+        if node.value in EFFECTS_PLAIN:
+            return Effect(node.value)
+        vocabulary = EFFECTS_PLAIN | EFFECTS_WITH_AMOUNT
+        reader.error(node.position, f"unknown effect '{node.value}'{_did_you_mean(node.value, vocabulary)}")
+        return None
+    if isinstance(node, Mapping) and len(node.entries) == 1:
+        (name, value), = node.entries.items()
+        if name not in EFFECTS_WITH_AMOUNT:
+            reader.error(node.keys[name], f"unknown effect '{name}' with an amount{_did_you_mean(name, EFFECTS_WITH_AMOUNT)}")
+            return None
+        amount = reader.number(value, name, 1)
+        return Effect(name, amount) if amount is not None else None
+    reader.error(node.position, "an effect is a name, or one name with an amount (e.g. {next-player-draws: 2})")
+    return None
+
+
+def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -> tuple[dict[str, object], dict[str, str]]:
+    options: dict[str, object] = {}
+    option_rules: dict[str, str] = {}
+    options_node = reader.mapping(node, "options")
+    if not options_node:
+        reader.error(node.position if node else Position("?"), "the spec needs its options")
+        return options, option_rules
+    reader.keys(options_node, OPTIONS, set(OPTIONS), "options")
+    for name, entry_node in options_node.entries.items():
+        entry = reader.mapping(entry_node, f"option '{name}'")
+        if not entry or name not in OPTIONS:
+            continue
+        reader.keys(entry, {"value", "rule"}, {"value", "rule"}, f"option '{name}'")
+        option_rules[name] = reader.text(entry.entries.get("rule"), "rule") or ""
+        value_node = entry.entries.get("value")
+        if name in OPTION_CHOICES:
+            value = reader.text(value_node, name)
+            if value is not None and value not in OPTION_CHOICES[name]:
+                choices = ", ".join(sorted(OPTION_CHOICES[name]))
+                reader.error(value_node.position, f"option {name} is one of {choices}, not '{value}'")  # type: ignore[union-attr]
+            options[name] = value
+        elif name in OPTION_NUMBERS:
+            options[name] = reader.number(value_node, name, OPTION_NUMBERS[name])
+        else:
+            options[name] = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(value_node, name))
+    return options, option_rules
+
+
+def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) -> tuple[Rule, ...]:
+    rules = []
+    seen: dict[str, Position] = {}
+    for item in reader.sequence(node, "rules"):
+        entry = reader.mapping(item, "a rule")
+        if not entry:
+            continue
+        reader.keys(entry, {"id", "summary", "source", "ruling", "options", "checks"}, {"id", "summary", "source", "checks"}, "a rule")
+        rule_id = reader.text(entry.entries.get("id"), "id") or "?"
+        if not re.fullmatch(r"[a-z][a-z0-9-]*(\.[a-z0-9-]+)*", rule_id):
+            reader.error(entry.position, f"rule id '{rule_id}' must be dotted lower-case words")
+        if rule_id in seen:
+            reader.error(entry.position, f"rule id '{rule_id}' is defined twice (first at line {seen[rule_id].line})")
+        seen[rule_id] = entry.position
+        citation = Citation("", "")
+        source = reader.mapping(entry.entries.get("source"), "source")
+        if source:
+            reader.keys(source, {"key", "section"}, {"key", "section"}, "a rule's source")
+            key = reader.text(source.entries.get("key"), "key") or ""
+            if key and key not in sources:
+                reader.error(source.position, f"rule '{rule_id}' cites unknown source '{key}'{_did_you_mean(key, set(sources))}")
+            citation = Citation(key, reader.text(source.entries.get("section"), "section") or "")
+        ruling = reader.number(entry.entries.get("ruling"), "ruling", 1) if "ruling" in entry.entries else None
+        options = tuple(reader.text(o, "an option") or "" for o in reader.sequence(entry.entries.get("options"), "options"))
+        checks = []
+        for check_node in reader.sequence(entry.entries.get("checks"), "checks"):
+            check = reader.text(check_node, "a check")
+            if check not in CHECKS:
+                reader.error(check_node.position, f"unknown check '{check}'{_did_you_mean(check or '', CHECKS)}")
+            else:
+                checks.append(check)
+        rules.append(
+            Rule(rule_id, reader.text(entry.entries.get("summary"), "summary") or "", citation, ruling, options, tuple(checks), entry.position)
+        )
+    return tuple(rules)
+
+
+class Catalogue:
+    """Every face and physical card a spec can write, keyed by lower-case token."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.faces: tuple[dict[str, Face], dict[str, Face]] = ({}, {})
+        self.composition: list[Counter[Face]] = [Counter(), Counter()]
+        for kind in spec.kinds:
+            for side in kind.sides:
+                for colour in (None,) if kind.face_class is FaceClass.WILD else spec.colours[side]:
+                    for number in kind.numbers or (None,):
+                        token = face_token(colour, kind.name, number)
+                        face = Face(token, side, colour, kind.name, number, kind.face_class)
+                        self.faces[side][token] = face
+                        self.composition[side][face] = kind.copies
+                        if colour is None:
+                            for spelling in kind.spellings:
+                                self.faces[side][spelling] = face
+        self._cards: dict[str, Card | None] = {}
+
+    def face(self, token: str, side: int) -> Face | None:
+        """The face of ``side`` written ``token`` (lower case)."""
+        return self.faces[side].get(token)
+
+    def is_face(self, token: str) -> bool:
+        """Whether ``token`` names a face of either side."""
+        return token in self.faces[0] or token in self.faces[1]
+
+    def card(self, token: str) -> Card | None:
+        """The physical card ``LIGHT/DARK`` (lower-case token), or None if its faces are not both faces of their sides."""
+        try:
+            return self._cards[token]
+        except KeyError:
+            pass
+        card = None
+        light_token, slash, dark_token = token.partition("/")
+        light = self.faces[0].get(light_token)
+        dark = self.faces[1].get(dark_token)
+        if slash and light is not None and dark is not None:
+            card = Card(f"{light.token}/{dark.token}", (light, dark))
+        if len(self._cards) < 100_000:
+            self._cards[token] = card
+        return card
+
+    def composition_problems(self, tokens: list[str]) -> list[str]:
+        """What is wrong with a deck's counts of faces on each side (empty when it is official)."""
+        problems = []
+        for side, side_name in enumerate(SIDE_NAMES):
+            counts: Counter[Face] = Counter()
+            for token in tokens:
+                card = self.card(token)
+                if card is not None:
+                    counts[card.faces[side]] += 1
+            wrong = [
+                f"{face.token} x{counts[face]} (want {want})"
+                for face, want in self.composition[side].items()
+                if counts[face] != want
+            ]
+            if wrong:
+                shown = ", ".join(wrong[:4]) + (f" and {len(wrong) - 4} more" if len(wrong) > 4 else "")
+                problems.append(f"the {side_name} side does not have the official composition: {shown}")
+        return problems

@@ -1,0 +1,53 @@
+"""Verdicts as data: diagnostics, round results and the verdict on one log.
+
+Rendering to text or JSON happens at the edge (``referee.report``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ERROR_CODES = (
+    "syntax", "unknown-card", "unknown-player", "bad-setup", "out-of-turn", "card-not-in-hand",
+    "ambiguous-card", "illegal-play", "bad-colour", "wrong-draw", "bad-penalty", "invalid-call",
+    "invalid-catch", "invalid-challenge", "invalid-reshuffle", "wrong-score", "after-game-end",
+)
+WARNING_CODES = ("unchallenged-bluff", "uncaught-uno")
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A rule violation (error) or a warning at one line of a log."""
+
+    line: int
+    code: str
+    message: str
+    rule: str
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    number: int
+    finished: bool
+    winner: str | None = None
+    side: str | None = None
+    points: int | None = None
+    totals: dict[str, int] | None = None
+
+
+@dataclass(slots=True)
+class FileVerdict:
+    """Everything ``referee check`` says about one log."""
+
+    path: str
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    rounds: list[RoundResult] = field(default_factory=list)
+    game_winner: str | list[str] | None = None
+    input_error: str | None = None
+    lines: int = 0
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors and self.input_error is None
