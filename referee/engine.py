@@ -147,6 +147,7 @@ class Engine:
         self.warnings: list[Diagnostic] = []
         self.rounds: list[RoundResult] = []
         self.disputes: list[Dispute] = []
+        self._own_points: list[int] = []
         self._handlers = {
             ev.Players: self._players,
             ev.SpecName: self._spec_name,
@@ -969,11 +970,11 @@ class Engine:
         result = state.last_result
         if result is None:
             raise Reject("wrong-score", "score", "no round has finished yet")
-        expected = self._round_points(seat, result)
+        expected = self.round_points(seat, result)
         if event.points != expected:
             raise Reject("wrong-score", "score", f"{event.player} won {expected} points in round {result.number}, not {event.points}", (str(expected),))
 
-    def _round_points(self, seat: int, result: RoundResult) -> int:
+    def round_points(self, seat: int, result: RoundResult) -> int:
         if self.rules.own_hand_scoring:
             return self._own_points[seat]
         return (result.points or 0) if result.winner == self._name(seat) else 0

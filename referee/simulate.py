@@ -1,0 +1,287 @@
+"""Random self-play under any spec, written as game logs.
+
+The simulator decides what the players do and hands every event to the
+engine, which must accept it (so a simulated log is legal by construction,
+and the tests re-check it through ``referee check``). It keeps the real order
+of the draw pile itself, so observed-mode logs can name the cards drawn.
+Players behave like real tables: they sometimes draw while holding a playable
+card, keep or play what they drew, bluff wild draws, challenge rightly and
+wrongly, forget to say UNO, catch each other and claim scores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from referee import events as ev
+from referee.cards import Card, FaceClass
+from referee.compiler import Rules
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
+from referee.log_writer import format_event
+
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim", "Max", "Ned")
+MAX_EVENTS_PER_ROUND = 20_000
+
+
+class SimulationError(AssertionError):
+    """The engine refused an event the simulator made: a bug in one of them."""
+
+
+class Simulator:
+    def __init__(self, rules: Rules, players: int, seed: int, mode: str, spec_line: str | None = None,
+                 max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None) -> None:
+        self.rules = rules
+        self.random = random.Random(seed)
+        self.names = tuple(self.random.sample(NAMES, players))
+        self.mode = mode
+        self.spec_line = spec_line
+        self.max_rounds = max_rounds
+        self.on_step = on_step
+        self.engine = Engine(rules)
+        self.hidden: list[Card] = []
+
+    def _emit(self, event: ev.Event) -> ev.Event:
+        diagnostic = self.engine.apply(event)
+        if diagnostic is not None:
+            raise SimulationError(f"engine refused simulated line {event.line} '{format_event(event)}': {diagnostic.code}: {diagnostic.message}")
+        if self.on_step is not None:
+            self.on_step(self.engine, event)
+        return event
+
+    def events(self) -> Iterator[ev.Event]:
+        rng = self.random
+        line = 1
+
+        def next_line() -> int:
+            nonlocal line
+            line += 1
+            return line
+
+        yield self._emit(ev.Players(next_line(), self.names))
+        if self.spec_line:
+            yield self._emit(ev.SpecName(next_line(), self.spec_line))
+        if rng.random() < 0.3:
+            deck = list(self.rules.spec.deck)
+            rng.shuffle(deck)
+            yield self._emit(ev.Deck(next_line(), tuple(deck)))
+        if rng.random() < 0.3:
+            yield self._emit(ev.Target(next_line(), rng.choice((200, 300, 500))))
+        state = self.engine.state
+        dealer = rng.randrange(len(self.names))
+        for number in range(1, self.max_rounds + 1):
+            yield self._emit(ev.Round(next_line(), number))
+            if number > 1:
+                dealer = (dealer + self.rules.dealer_step) % len(self.names)
+            yield self._emit(ev.Dealer(next_line(), self.names[dealer]))
+            yield from self._deal(dealer, next_line)
+            for _ in range(MAX_EVENTS_PER_ROUND):
+                if state.phase != PLAYING:
+                    break
+                event = self._step(next_line)
+                yield self._emit(event)
+                self._follow(event)
+            else:
+                return
+            if state.phase in (ROUND_OVER, GAME_OVER):
+                result = state.last_result
+                assert result is not None
+                if rng.random() < 0.5:
+                    for seat in rng.sample(range(len(self.names)), k=min(2, len(self.names))):
+                        points = self.engine.round_points(seat, result)
+                        yield self._emit(ev.Score(next_line(), self.names[seat], points))
+            if state.phase == GAME_OVER:
+                return
+
+    # -- the deal
+
+    def _deal(self, dealer: int, next_line: Callable[[], int]) -> Iterator[ev.Event]:
+        rng = self.random
+        state = self.engine.state
+        pile = list(state.deck)
+        rng.shuffle(pile)
+        if self.mode == "full":
+            yield self._emit(ev.Shuffle(next_line(), tuple(card.token for card in pile)))
+            self.hidden = state.draw_pile
+            return
+        top_first = pile
+        n = len(self.names)
+        hand_size = self.rules.spec.hand_size
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        seat = dealer
+        index = 0
+        for _ in range(hand_size * n):
+            seat = (seat + 1) % n
+            hands[seat].append(top_first[index])
+            index += 1
+        order = list(range(n))
+        rng.shuffle(order)
+        for seat in order:
+            yield self._emit(ev.Hand(next_line(), self.names[seat], tuple(card.token for card in hands[seat])))
+        rest = top_first[index:]
+        self.hidden = rest[::-1]
+        while True:
+            card = self.hidden.pop()
+            yield self._emit(ev.Start(next_line(), card.token))
+            if state.phase != START_AGAIN:
+                break
+            self.hidden.insert(rng.randrange(len(self.hidden) + 1), card)
+        if state.discard_pile and state.side != self.rules.spec.start_side:
+            self.hidden.reverse()
+
+    def _follow(self, event: ev.Event) -> None:
+        """Keep the simulator's own draw-pile order in step with the engine (observed mode)."""
+        if self.mode == "full":
+            self.hidden = self.engine.state.draw_pile
+            return
+        if isinstance(event, ev.Play) and self._flipped:
+            self.hidden.reverse()
+
+    # -- one decision
+
+    def _step(self, next_line: Callable[[], int]) -> ev.Event:
+        rng = self.random
+        engine = self.engine
+        state = engine.state
+        self._flipped = False
+        names = self.names
+        line = next_line()
+        if state.draw_pile_size() == 0 and engine.can_reshuffle():
+            return self._reshuffle(line)
+        if state.uno_player is not None and not state.uno_called and not state.uno_caught:
+            chance = rng.random()
+            if chance < 0.55:
+                return ev.Call(line, names[state.uno_player])
+            if chance < 0.8:
+                others = [seat for seat in range(len(names)) if seat != state.uno_player]
+                return ev.Catch(line, names[rng.choice(others)], names[state.uno_player])
+        if state.penalties:
+            penalty = state.penalties[0]
+            if penalty.challengeable and not penalty.started and penalty.played_by is not None:
+                if rng.random() < (0.6 if penalty.guilty else 0.2):
+                    return ev.Challenge(line, names[penalty.player], names[penalty.played_by])
+            stack = self._stack_card(penalty.player, penalty)
+            if stack is not None and rng.random() < 0.6:
+                return self._play_event(line, penalty.player, stack)
+            return self._penalty_draw(line, penalty.player)
+        if state.choose_by is not None:
+            return ev.Choose(line, names[state.choose_by], self._best_colour(state.choose_by))
+        seat = state.turn
+        if state.drew:
+            drawn = state.drawn_card
+            if drawn is not None and engine.matches(drawn.faces[state.side]) and rng.random() < 0.8:
+                return self._play_event(line, seat, drawn)
+            if rng.random() < 0.5:
+                return ev.Pass(line, names[seat])
+            return self._turn(line, state.next_player(seat))
+        return self._turn(line, seat)
+
+    def _turn(self, line: int, seat: int) -> ev.Event:
+        rng = self.random
+        state = self.engine.state
+        playable = self.engine.playable(seat)
+        honest = [card for card in playable if not self._is_bluff(seat, card)]
+        bluffs = [card for card in playable if self._is_bluff(seat, card)]
+        if bluffs and rng.random() < 0.15:
+            return self._play_event(line, seat, rng.choice(bluffs))
+        if honest and rng.random() < 0.92:
+            plain = [card for card in honest if card.faces[state.side].face_class is not FaceClass.WILD]
+            choice = rng.choice(plain if plain and rng.random() < 0.8 else honest)
+            return self._play_event(line, seat, choice)
+        return self._turn_draw(line, seat)
+
+    def _is_bluff(self, seat: int, card: Card) -> bool:
+        state = self.engine.state
+        face_rules = self.rules.faces[card.faces[state.side]]
+        if not face_rules.restricted:
+            return False
+        return any(c.faces[state.side].colour == state.colour for c in state.hands[seat])
+
+    def _stack_card(self, seat: int, penalty) -> Card | None:  # type: ignore[no-untyped-def]
+        if penalty.started or penalty.catch or penalty.stack_kind is None:
+            return None
+        side = self.engine.state.side
+        for card in self.engine.state.hands[seat]:
+            face_rules = self.rules.faces[card.faces[side]]
+            if face_rules.stackable and card.faces[side].kind == penalty.stack_kind:
+                return card
+        return None
+
+    def _best_colour(self, seat: int) -> str:
+        state = self.engine.state
+        colours = sorted(self.rules.side_colours[state.side])
+        counts = {colour: 0 for colour in colours}
+        for card, count in state.hands[seat].items():
+            colour = card.faces[state.side].colour
+            if colour in counts:
+                counts[colour] += count
+        best = max(counts.values())
+        return self.random.choice([colour for colour in colours if counts[colour] == best])
+
+    def _play_event(self, line: int, seat: int, card: Card) -> ev.Play:
+        state = self.engine.state
+        face = card.faces[state.side]
+        same_face = {c for c in state.hands[seat] if c.faces[state.side] == face}
+        token = face.token if len(same_face) == 1 and self.random.random() < 0.6 else card.token
+        colour = None
+        face_rules = self.rules.faces[face]
+        if face_rules.choose_colour:
+            colour = self._best_colour(seat) if self.random.random() < 0.8 else self.random.choice(sorted(self.rules.side_colours[state.side]))
+        self._flipped = face_rules.flip
+        return ev.Play(line, self.names[seat], token, colour)
+
+    def _turn_draw(self, line: int, seat: int) -> ev.Draw:
+        if not self.hidden:
+            return ev.Draw(line, self.names[seat], ())
+        card = self.hidden[-1]
+        if self.mode == "observed":
+            self.hidden.pop()
+            return ev.Draw(line, self.names[seat], (card.token,))
+        return ev.Draw(line, self.names[seat], (card.token,) if self.random.random() < 0.5 else ())
+
+    def _penalty_draw(self, line: int, seat: int) -> ev.Draw:
+        state = self.engine.state
+        penalty = state.penalties[0]
+        if self.mode == "full" and self.random.random() < 0.5:
+            return ev.Draw(line, self.names[seat], ())
+        taken: list[Card] = []
+        count, until, extra = penalty.count, penalty.until_colour, penalty.extra
+        index = len(self.hidden) - 1
+        while index >= 0 and (count > 0 or until is not None or extra > 0):
+            card = self.hidden[index]
+            taken.append(card)
+            index -= 1
+            if count > 0:
+                count -= 1
+            elif until is not None:
+                if card.faces[state.side].colour == until:
+                    until = None
+            else:
+                extra -= 1
+        if len(taken) > 1 and self.random.random() < 0.2:
+            taken = taken[: self.random.randrange(1, len(taken))]
+        if self.mode == "observed":
+            del self.hidden[len(self.hidden) - len(taken):]
+        return ev.Draw(line, self.names[seat], tuple(card.token for card in taken))
+
+    def _reshuffle(self, line: int) -> ev.Reshuffle:
+        state = self.engine.state
+        rest = list(state.discard_pile[:-1])
+        self.random.shuffle(rest)
+        if self.mode == "full":
+            return ev.Reshuffle(line, tuple(card.token for card in rest))
+        self.hidden = rest[::-1]
+        return ev.Reshuffle(line, ())
+
+
+def simulate_events(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None,
+                    max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None) -> Iterator[ev.Event]:
+    """The events of one simulated game, each already accepted by the engine."""
+    return Simulator(rules, players, seed, mode, spec_line, max_rounds, on_step).events()
+
+
+def simulate_game(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None, max_rounds: int = 200) -> str:
+    """One simulated game as log text."""
+    lines = [f"# simulated by referee: {players} players, seed {seed}, {mode} mode"]
+    lines.extend(format_event(event) for event in simulate_events(rules, players, seed, mode, spec_line, max_rounds))
+    return "\n".join(lines) + "\n"
