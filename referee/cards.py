@@ -1,9 +1,10 @@
 """Cards and faces: immutable values.
 
-A physical card has two faces, one per side. Faces and cards are compared and
-hashed by their written token (``red-7``, ``red-7/teal-skip-everyone``), which
-is their identity in the log format; Python caches string hashes, so cards are
-cheap dictionary keys on the replay's hot path.
+A physical card has two faces, one per side. Faces and cards are interned:
+a spec's ``Catalogue`` makes exactly one object per face and per physical card
+(``red-7``, ``red-7/teal-skip-everyone``), so identity is equality and hashing
+is C-fast on the replay's hot path. Never build a ``Card`` or ``Face`` outside
+a catalogue.
 """
 
 from __future__ import annotations
@@ -31,12 +32,6 @@ class Face:
     number: int | None
     face_class: FaceClass
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Face) and other.token == self.token
-
-    def __hash__(self) -> int:
-        return hash(self.token)
-
     def __str__(self) -> str:
         return self.token
 
@@ -51,12 +46,6 @@ class Card:
 
     token: str
     faces: tuple[Face, Face]
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Card) and other.token == self.token
-
-    def __hash__(self) -> int:
-        return hash(self.token)
 
     def __str__(self) -> str:
         return self.token

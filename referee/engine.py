@@ -48,6 +48,7 @@ class Penalty:
     line: int = 0
     played_by: int | None = None
     challengeable: bool = False
+    wild_draw: bool = False
     guilty: bool = False
     bluff: bool = False
     started: bool = False
@@ -359,7 +360,7 @@ class Engine:
         names = event.names
         spec = self.rules.spec
         if not spec.min_players <= len(names) <= spec.max_players:
-            raise Reject("bad-setup", "players", f"{len(names)} players: the game is for {spec.min_players} to {spec.max_players}")
+            raise Reject("bad-setup", "players", f"{len(names)} player{'s' if len(names) != 1 else ''}: the game is for {spec.min_players} to {spec.max_players}")
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
             raise Reject("bad-setup", "players", f"player {repeated[0]} is named twice")
@@ -557,7 +558,7 @@ class Engine:
                 stacked = self._stacking(seat, token, penalty)
                 if stacked is None:
                     raise Reject(
-                        "illegal-play", "penalty-owed", f"{event.player} owes {penalty.describe()} and must draw them, not play",
+                        "illegal-play", "penalty-owed", f"{event.player} owes {penalty.describe()} and must draw before playing",
                         ("draws",),
                     )
             else:
@@ -678,6 +679,7 @@ class Engine:
                     line=line,
                     played_by=None if start else seat,
                     challengeable=challengeable,
+                    wild_draw=challengeable,
                     guilty=held,
                     bluff=held and challengeable,
                     stack_kind=face_rules.face.kind if face_rules.stackable else None,
@@ -907,7 +909,9 @@ class Engine:
         if catch is not None:
             raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
         penalty = state.penalties[0] if state.penalties else None
-        if penalty is None or not penalty.challengeable or penalty.started:
+        if penalty is not None and penalty.started and penalty.wild_draw:
+            raise Reject("invalid-challenge", "challenge", f"{self._name(penalty.player)} has begun drawing the penalty: too late to challenge")
+        if penalty is None or not penalty.challengeable:
             raise Reject("invalid-challenge", "challenge", "no wild draw penalty is waiting to be challenged")
         if penalty.player != seat:
             raise Reject("invalid-challenge", "challenge", f"only {self._name(penalty.player)}, who must draw, may challenge", (self._name(penalty.player),))

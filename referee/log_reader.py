@@ -54,11 +54,13 @@ class LogReader:
         self._header_seen: set[str] = set()
         self._players_seen = False
         self._first_content_line = 0
+        self._good_names: set[str] = set()
+        self._good_cards: dict[str, str] = {}
 
     def _error(self, line: int, message: str) -> None:
-        self.error_count += 1
         if self.errors and self.errors[-1].line == line:
             return
+        self.error_count += 1
         if len(self.errors) < MAX_SYNTAX_ERRORS:
             self.errors.append(SyntaxProblem(line, message))
 
@@ -272,21 +274,32 @@ class LogReader:
     # -- tokens
 
     def _check_name(self, line: int, name: str) -> bool:
+        if name in self._good_names:
+            return True
         if not _NAME.fullmatch(name):
             self._error(line, f"'{_show(name)}' is not a player name (a letter, then up to 31 letters, digits or _)")
             return False
         if name.lower() in RESERVED:
             self._error(line, f"'{_show(name)}' is a reserved word and cannot be a player name")
             return False
+        if len(self._good_names) < 1000:
+            self._good_names.add(name)
         return True
 
     def _cards(self, line: int, tokens: list[str]) -> tuple[str, ...] | None:
-        cards = tuple(token.lower() for token in tokens)
-        for token, card in zip(tokens, cards):
-            if not _CARD.fullmatch(card):
-                self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3)")
-                return None
-        return cards
+        known = self._good_cards
+        cards = []
+        for token in tokens:
+            card = known.get(token)
+            if card is None:
+                card = token.lower()
+                if not _CARD.fullmatch(card):
+                    self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3)")
+                    return None
+                if len(known) < 10_000:
+                    known[token] = card
+            cards.append(card)
+        return tuple(cards)
 
     def _arity(self, line: int, form: str) -> None:
         self._error(line, f"wrong number of words: the line is '{form}'")

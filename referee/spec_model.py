@@ -648,9 +648,12 @@ class Catalogue:
         light = self.faces[0].get(light_token)
         dark = self.faces[1].get(dark_token)
         if slash and light is not None and dark is not None:
-            card = Card(f"{light.token}/{dark.token}", (light, dark))
-        if len(self._cards) < 100_000:
+            canonical = f"{light.token}/{dark.token}"
+            card = self._cards.get(canonical) or Card(canonical, (light, dark))
+            self._cards[canonical] = card
             self._cards[token] = card
+        elif len(self._cards) < 20_000:
+            self._cards[token] = None
         return card
 
     def composition_problems(self, tokens: list[str]) -> list[str]:

@@ -1,0 +1,28 @@
+"""The four games of the log format page reproduce their normative reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.log")))
+def test_example_report(name: str) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "check", "--format", "json", f"{name}.log"],
+        cwd=EXAMPLES, capture_output=True, text=True, timeout=120,
+    )
+    assert completed.returncode == 0
+    (got,) = json.loads(completed.stdout)["files"]
+    (want,) = json.loads((EXAMPLES / f"{name}.json").read_text())["files"]
+    assert got["path"] == want["path"]
+    assert got["valid"] == want["valid"] and got["errors"] == want["errors"] == []
+    assert [(w["line"], w["code"]) for w in got["warnings"]] == [(w["line"], w["code"]) for w in want["warnings"]]
+    assert got["rounds"] == want["rounds"]
+    assert got["game_winner"] == want["game_winner"]

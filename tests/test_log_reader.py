@@ -1,0 +1,103 @@
+"""The lexical and structural rules of the log format (all reported as 'syntax', all at once)."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import HANDS_2P, check_bytes, check_text, codes
+
+
+def test_valid_prefix_is_valid() -> None:
+    verdict = check_text(HANDS_2P + "Ann plays red-1\n")
+    assert verdict.valid and verdict.rounds[0].finished is False
+
+
+def test_bom_and_crlf_and_comments_and_tabs() -> None:
+    text = ("\ufeff" + HANDS_2P + "Ann\tplays   RED-1   # a comment\n\n# only a comment\n").replace("\n", "\r\n")
+    assert check_text(text).valid
+
+
+def test_bom_only_at_start() -> None:
+    verdict = check_text(HANDS_2P + "\ufeffAnn plays red-1\n")
+    assert codes(verdict) == [(7, "syntax")]
+
+
+def test_bad_utf8_is_reported_on_its_line() -> None:
+    data = HANDS_2P.encode() + b"Ann plays red-1 \xff\n"
+    assert codes(check_bytes(data)) == [(7, "syntax")]
+
+
+def test_lone_carriage_return_and_odd_spaces_are_syntax() -> None:
+    assert codes(check_text(HANDS_2P + "Ann plays red-1\r\n")) == []
+    assert codes(check_text(HANDS_2P + "Ann plays\u00a0red-1\n")) == [(7, "syntax")]
+    assert codes(check_text(HANDS_2P + "Ann plays\x0bred-1\n")) == [(7, "syntax")]
+
+
+def test_overlong_line_is_bounded_and_reported() -> None:
+    data = HANDS_2P.encode() + b"Ann plays " + b"x" * 200_000 + b"\nAnn plays red-1\n"
+    verdict = check_bytes(data)
+    assert codes(verdict) == [(7, "syntax")]
+    assert "longer than" in verdict.errors[0].message
+
+
+def test_all_syntax_errors_at_once_and_no_replay() -> None:
+    verdict = check_text(HANDS_2P + "Bob plays red-2\nAnn plays red-1 notacolour\nAnn hops\n")
+    assert codes(verdict) == [(8, "syntax"), (9, "syntax")]
+    assert verdict.rounds == [] and verdict.warnings == []
+
+
+@pytest.mark.parametrize(
+    ("line", "ok"),
+    [
+        ("target 200", True),
+        ("target 0200", False),
+        ("target 0", False),
+        ("target ١٢٣", False),
+        ("target 1_000", False),
+        ("target 1234567", False),
+    ],
+)
+def test_numbers_are_plain_decimal(line: str, ok: bool) -> None:
+    verdict = check_text("players Ann Bob\n" + line + "\n")
+    assert verdict.valid is ok
+
+
+@pytest.mark.parametrize("name", ["red", "PLAYS", "Uno", "1abc", "a" * 33, "Ann-B"])
+def test_bad_player_names(name: str) -> None:
+    assert codes(check_text(f"players {name} Bob\n")) == [(1, "syntax")]
+
+
+def test_wild_is_not_reserved() -> None:
+    assert check_text("players wild Bob\n").valid
+
+
+def test_empty_and_comment_only_files() -> None:
+    assert codes(check_text("")) == [(1, "syntax")]
+    assert codes(check_text("# nothing\n\n")) == [(1, "syntax")]
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "players Ann Cat\n",          # header twice / after round
+        "Ann passes extra\n",         # arity
+        "Ann calls dos\n",            # calls needs 'uno'
+        "Ann scores -1\n",            # not a number
+        "Ann draws red-1\n",          # a physical card is required
+        "reshuffle red-1/pink-3/x\n",
+        "hand Ann red-1/pink-3\n",    # hand after start
+        "dealer Bob\n",
+    ],
+)
+def test_structure_and_forms(tail: str) -> None:
+    assert codes(check_text(HANDS_2P + tail)) == [(7, "syntax")]
+
+
+def test_keywords_colours_and_cards_are_case_insensitive() -> None:
+    verdict = check_text(HANDS_2P.replace("hand Ann", "HAND Ann") + "Ann PLAYS Red-1/PINK-3\n")
+    assert verdict.valid
+
+
+def test_truncated_log_is_valid_so_far() -> None:
+    verdict = check_text(HANDS_2P[:-1])
+    assert verdict.valid and verdict.rounds and verdict.rounds[0].finished is False

@@ -1,0 +1,62 @@
+"""Every scenario under scenarios/ through the real CLI: its golden report and its author's inline expectations."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scenario_tools import SCENARIOS, inline_expectations, run_check, scenario_logs
+
+LOGS = scenario_logs()
+
+
+def _id(log: Path) -> str:
+    return str(log.relative_to(SCENARIOS))
+
+
+def test_there_are_scenarios_for_every_code_and_ruling() -> None:
+    from referee.verdicts import ERROR_CODES, WARNING_CODES
+
+    expected_codes: set[str] = set()
+    for log in LOGS:
+        errors, warnings = inline_expectations(log)
+        expected_codes.update(code for _, code in errors + warnings)
+    assert set(ERROR_CODES) | set(WARNING_CODES) <= expected_codes
+    rulings = {int(log.name[1:3]) for log in (SCENARIOS / "rulings").glob("r*.log")}
+    assert set(range(1, 26)) <= rulings
+
+
+@pytest.mark.parametrize("log", LOGS, ids=_id)
+def test_scenario(log: Path) -> None:
+    code, report = run_check(log)
+    expected = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+    assert report == expected, "report differs from the golden file; if the change is deliberate, run tests/regenerate_scenarios.py and review"
+    (verdict,) = report["files"]
+    assert code == (0 if verdict["valid"] else 1)
+    assert "input_error" not in verdict
+    if "games" in log.parts:
+        assert verdict["valid"] and verdict["game_winner"] is not None
+        assert len(verdict["rounds"]) >= 2 and all(result["finished"] for result in verdict["rounds"])
+        assert max(verdict["rounds"][-1]["totals"].values()) >= 500
+        return
+    errors, warnings = inline_expectations(log)
+    assert [(e["line"], e["code"]) for e in verdict["errors"]] == errors
+    assert [(w["line"], w["code"]) for w in verdict["warnings"]] == warnings
+
+
+@pytest.mark.parametrize("pair", ["stacking", "dealer-chooses", "short-draw-five", "short-target"])
+def test_house_rules_change_the_verdict(pair: str) -> None:
+    _, official = run_check(SCENARIOS / "house" / f"{pair}-official.log")
+    _, house = run_check(SCENARIOS / "house" / f"{pair}-house.log")
+    assert official["files"][0]["errors"] != house["files"][0]["errors"]
+
+
+def test_complete_games_in_both_modes() -> None:
+    games = sorted((SCENARIOS / "games").glob("*.log"))
+    modes = {"full": 0, "observed": 0}
+    for game in games:
+        text = game.read_text(encoding="utf-8")
+        modes["full" if "\nshuffle " in text else "observed"] += 1
+    assert modes["full"] >= 3 and modes["observed"] >= 3
