@@ -1,0 +1,113 @@
+"""The command line: exit codes, outputs, help, laziness of z3."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
+
+def referee(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], input=stdin.decode() if stdin else None,
+        capture_output=True, text=True, timeout=300, cwd=cwd,
+    )
+
+
+def test_valid_log_exits_0_with_summary() -> None:
+    result = referee("check", str(SCENARIOS / "rulings" / "r04-start-number.log"))
+    assert result.returncode == 0
+    assert result.stdout.strip().splitlines()[-1] == "1 log checked: 1 valid, 0 with errors, 0 warnings"
+
+
+def test_violation_exits_1_in_compiler_style() -> None:
+    result = referee("check", "illegal-play.log", cwd=SCENARIOS / "codes")
+    assert result.returncode == 1
+    assert result.stdout.startswith("illegal-play.log:7: illegal-play [play.match]: Ann played blue-3 on red-9; playable: ")
+
+
+def test_quiet_prints_only_failures() -> None:
+    result = referee("check", "-q", str(SCENARIOS / "rulings" / "r04-start-number.log"), str(SCENARIOS / "codes" / "uncaught-uno.log"))
+    assert result.returncode == 0 and result.stdout == ""
+
+
+def test_directory_means_every_log_below_it() -> None:
+    result = referee("check", "--format", "json", str(SCENARIOS / "house"))
+    paths = [Path(f["path"]).name for f in json.loads(result.stdout)["files"]]
+    assert paths == sorted(p.name for p in (SCENARIOS / "house").glob("*.log"))
+    assert result.returncode == 1
+
+
+def test_standard_input() -> None:
+    data = (SCENARIOS / "codes" / "illegal-play.log").read_bytes()
+    result = referee("check", "--format", "json", "-", stdin=data)
+    (verdict,) = json.loads(result.stdout)["files"]
+    assert verdict["path"] == "-" and verdict["errors"][0]["line"] == 7 and result.returncode == 1
+
+
+def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
+    result = referee("check", str(tmp_path / "nope.log"))
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0 and "error: cannot read" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_invalid_spec_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "bad.yaml").write_text("format: referee-spec/1\nname: x\nextends: uno-flip\noptions:\n  target:\n    value: none\n")
+    result = referee("check", "--spec", str(tmp_path / "bad.yaml"), str(SCENARIOS / "rulings" / "r04-start-number.log"))
+    assert result.returncode == 2
+    assert "bad.yaml:6:12: error: target must be a whole number" in result.stderr
+
+
+def test_usage_error_exits_2() -> None:
+    assert referee("check").returncode == 2
+    assert referee("check", "--format", "xml", "x.log").returncode == 2
+
+
+@pytest.mark.parametrize("command", [[], ["check"], ["simulate"]])
+def test_help_teaches_by_example(command: list[str]) -> None:
+    result = referee(*command, "--help")
+    assert result.returncode == 0 and "Examples:" in result.stdout
+
+
+def test_check_does_not_import_z3() -> None:
+    code = (
+        "import sys, runpy; sys.argv = ['referee', 'check', '-q', %r];"
+        "\ntry:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print('z3' in sys.modules)"
+    ) % str(SCENARIOS / "rulings" / "r04-start-number.log")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "False"
+
+
+def test_simulate_writes_games_that_check(tmp_path: Path) -> None:
+    result = referee("simulate", "--players", "3", "--seed", "4", "--games", "3", "--mode", "observed", "--out", str(tmp_path))
+    assert result.returncode == 0
+    logs = sorted(tmp_path.glob("*.log"))
+    assert [log.name for log in logs] == ["game-000004.log", "game-000005.log", "game-000006.log"]
+    assert not list(tmp_path.glob(".*"))
+    assert referee("check", "-q", str(tmp_path)).returncode == 0
+
+
+def test_simulate_is_reproducible() -> None:
+    first = referee("simulate", "--players", "5", "--seed", "11")
+    second = referee("simulate", "--players", "5", "--seed", "11")
+    assert first.returncode == 0 and first.stdout == second.stdout and "\nround 1\n" in first.stdout
+
+
+def test_broken_pipe_is_quiet() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "20"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.readline()
+        process.stdout.close()
+        errors = process.stderr.read().decode()
+        process.wait(timeout=120)
+    assert "Traceback" not in errors and "internal error" not in errors

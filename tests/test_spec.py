@@ -1,0 +1,121 @@
+"""Spec loading and validation: positions on every error, all errors at once, a closed vocabulary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from helpers import HANDS_2P, check_text, codes
+from referee.compiler import compile_spec, load_rules
+from referee.errors import SpecError
+from referee.spec_model import load_spec, shipped_spec_names
+
+SPECS = Path(__file__).resolve().parent.parent / "specs"
+OFFICIAL = (SPECS / "uno-flip.yaml").read_text(encoding="utf-8")
+
+
+def _problems(tmp_path: Path, text: str, name: str = "bad.yaml") -> list[str]:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    return [f"{position.line}:{position.column}: {message}" for position, message in caught.value.problems]
+
+
+def test_every_shipped_spec_loads() -> None:
+    names = shipped_spec_names()
+    assert {"uno-flip", "house-stacking", "house-dealer-chooses", "house-short-game"} <= set(names)
+    for name in names:
+        rules = load_rules(SPECS / f"{name}.yaml")
+        assert len(rules.deck) == 112
+        assert set(rules.check_rules) == set(rules.spec.rules[0].checks) | {c for r in rules.spec.rules for c in r.checks}
+
+
+def test_official_values() -> None:
+    rules = load_rules(SPECS / "uno-flip.yaml")
+    points = {face_rules.face.token: face_rules.points for face_rules in rules.faces.values()}
+    assert points["red-7"] == 7 and points["red-draw-one"] == 10 and points["pink-draw-five"] == 20
+    assert points["teal-skip-everyone"] == 30 and points["wild-draw-two"] == 50 and points["wild-draw-color"] == 60
+    assert rules.target == 500 and rules.catch_penalty == 2 and rules.innocent_extra == 2
+    every_rule = rules.spec.rules
+    assert all(rule.citation.key and rule.citation.section and rule.summary for rule in every_rule)
+
+
+def test_duplicate_key_names_both_lines(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("title: UNO Flip, official rules (Mattel instruction sheet)\n", "title: a\ntitle: b\n", 1)
+    problems = _problems(tmp_path, text)
+    assert any("duplicate key 'title' (first at line 11)" in p for p in problems)
+
+
+def test_anchor_alias_and_tag_are_rejected(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("hand-size: 7", "hand-size: &h 7\n  extra: *h", 1)
+    problems = _problems(tmp_path, text)
+    assert any("anchors" in p for p in problems) and any("aliases" in p for p in problems)
+    problems = _problems(tmp_path, OFFICIAL.replace("hand-size: 7", "hand-size: !!int 7", 1))
+    assert any("explicit tags" in p for p in problems)
+
+
+def test_unknown_keys_and_effects_suggest(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("    effects: [{next-player-draws: 1}]", "    effect: [{next-player-draw: 1}]", 1)
+    text = text.replace("effects: [reverse]", "effects: [reverze]", 1)
+    problems = _problems(tmp_path, text)
+    assert any("unknown key 'effect' in kind 'draw-one' (did you mean 'effects'?)" in p for p in problems)
+    assert any("unknown effect 'reverze' (did you mean 'reverse'?)" in p for p in problems)
+
+
+def test_every_error_has_a_position_and_all_are_reported(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("min-players: 2", "min-players: two").replace("value: 500", "value: lots")
+    problems = _problems(tmp_path, text)
+    assert len(problems) >= 2
+    assert all(p.split(":")[0].isdigit() and int(p.split(":")[0]) > 0 for p in problems)
+
+
+def test_yaml_11_booleans_and_octals_are_just_strings(tmp_path: Path) -> None:
+    problems = _problems(tmp_path, OFFICIAL.replace("same-colour: true", "same-colour: yes").replace("hand-size: 7", "hand-size: 07"))
+    assert any("must be true or false, not 'yes'" in p for p in problems)
+    assert any("not '07'" in p for p in problems)
+
+
+def test_wrong_deck_composition(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("  - yellow-1/wild\n", "  - yellow-2/wild\n", 1)
+    problems = _problems(tmp_path, text)
+    assert any("light side does not have the official composition" in p for p in problems)
+
+
+def test_a_check_without_a_rule(tmp_path: Path) -> None:
+    text = OFFICIAL.replace("    checks: [call, uncaught]", "    checks: [call]")
+    assert any("no rule governs the check 'uncaught'" in p for p in _problems(tmp_path, text))
+
+
+def test_not_yaml_and_not_a_mapping_and_deep(tmp_path: Path) -> None:
+    assert any("not valid YAML" in p for p in _problems(tmp_path, "a: [\n"))
+    assert any("must be a mapping" in p for p in _problems(tmp_path, "- a\n- b\n"))
+    assert any("nesting deeper" in p for p in _problems(tmp_path, "a: " + "[" * 500 + "]" * 500 + "\n"))
+    assert any("second" in p for p in _problems(tmp_path, "a: 1\n---\nb: 2\n"))
+
+
+def test_oversized_spec(tmp_path: Path) -> None:
+    assert any("larger than" in p for p in _problems(tmp_path, "a: " + "x" * (1024 * 1024 + 10) + "\n"))
+
+
+def test_a_house_rule_changes_behaviour_without_code(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text(
+        "format: referee-spec/1\nname: mine\nextends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 3}]\n",
+        encoding="utf-8",
+    )
+    log = HANDS_2P + "Ann plays red-draw-one\nBob draws yellow-1/wild yellow-2/teal-8 yellow-3/purple-1\nAnn plays red-1\n"
+    assert codes(check_text(log)) == [(8, "bad-penalty")]
+    assert check_text(log, spec=tmp_path / "mine.yaml").valid
+    assert check_text("spec mine.yaml\n" + log, base=tmp_path).valid
+
+
+def test_a_log_naming_a_missing_spec_is_an_input_error(tmp_path: Path) -> None:
+    verdict = check_text("spec nowhere\n" + HANDS_2P, base=tmp_path)
+    assert verdict.input_error is not None and "test.log:1" in verdict.input_error and "no spec 'nowhere'" in verdict.input_error
+
+
+def test_compile_is_pure_data() -> None:
+    rules = compile_spec(load_spec(SPECS / "house-short-game.yaml"))
+    assert rules.target == 200
+    assert {f.face.token: f.draw for f in rules.faces.values()}["teal-draw-five"] == 4
