@@ -36,6 +36,7 @@ class FaceRules:
     rule: str
     start_rule: str
     at_start: frozenset[str]
+    plain: bool
 
     @property
     def gives_penalty(self) -> bool:
@@ -105,6 +106,7 @@ def compile_spec(spec: Spec) -> Rules:
                 rule=kind.rule,
                 start_rule=kind.start_rule,
                 at_start=frozenset(kind.at_start),
+                plain=not kind.effects,
             )
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)

@@ -104,9 +104,10 @@ class GameState:
     direction: int = 1
     turn: int = 0
     draw_pile: list[Card] = field(default_factory=list)
-    draw_counts: Counter[Card] = field(default_factory=Counter)
+    draw_counts: dict[Card, int] = field(default_factory=dict)
+    observed_size: int = 0
     discard_pile: list[Card] = field(default_factory=list)
-    hands: list[Counter[Card]] = field(default_factory=list)
+    hands: list[dict[Card, int]] = field(default_factory=list)
     hand_sizes: list[int] = field(default_factory=list)
     hands_given: int = 0
     colour: str | None = None
@@ -126,7 +127,7 @@ class GameState:
         return len(self.players)
 
     def draw_pile_size(self) -> int:
-        return len(self.draw_pile) if self.full_mode else self.draw_counts.total()
+        return len(self.draw_pile) if self.full_mode else self.observed_size
 
     def top_face(self) -> Face | None:
         return self.discard_pile[-1].faces[self.side] if self.discard_pile else None
@@ -302,14 +303,19 @@ class Engine:
         """The physical card a ``plays`` token names in a hand (card-not-in-hand, ambiguous-card)."""
         state = self.state
         hand = state.hands[seat]
-        name = self._name(seat)
         if "/" in token:
             card = self._card(token)
             if hand.get(card, 0) <= 0:
-                raise Reject("card-not-in-hand", "in-hand", f"{name} does not hold {card}")
+                raise Reject("card-not-in-hand", "in-hand", f"{self._name(seat)} does not hold {card}")
             return card
         catalogue = self.rules.catalogue
-        face = catalogue.face(token, state.side)
+        face = catalogue.faces[state.side].get(token)
+        if face is not None:
+            side = state.side
+            found = [card for card in hand if card.faces[side] is face]
+            if len(found) == 1:
+                return found[0]
+        name = self._name(seat)
         if face is None:
             if catalogue.face(token, 1 - state.side) is None:
                 raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
@@ -348,8 +354,10 @@ class Engine:
                 del state.draw_counts[named]
             else:
                 state.draw_counts[named] = left - 1
+            state.observed_size -= 1
             card = named
-        state.hands[seat][card] += 1
+        hand = state.hands[seat]
+        hand[card] = hand.get(card, 0) + 1
         state.hand_sizes[seat] += 1
         return card
 
@@ -403,9 +411,10 @@ class Engine:
         state.side = self.rules.spec.start_side
         state.direction = 1
         state.draw_pile = []
-        state.draw_counts = Counter()
+        state.draw_counts = {}
+        state.observed_size = 0
         state.discard_pile = []
-        state.hands = [Counter() for _ in range(n)]
+        state.hands = [{} for _ in range(n)]
         state.hand_sizes = [0] * n
         state.hands_given = 0
         state.colour = None
@@ -450,7 +459,8 @@ class Engine:
         for _ in range(hand_size * n):
             seat = (seat + 1) % n
             card = state.draw_pile.pop()
-            state.hands[seat][card] += 1
+            hand = state.hands[seat]
+            hand[card] = hand.get(card, 0) + 1
             state.hand_sizes[seat] += 1
         self._turn_up(state.draw_pile.pop())
 
@@ -470,7 +480,7 @@ class Engine:
         for card, count in dealt.items():
             if count > state.deck_counts[card]:
                 raise Reject("bad-setup", "hands", f"{card} is dealt {count} times; the deck has {state.deck_counts[card]}")
-        state.hands[seat] = Counter(cards)
+        state.hands[seat] = dict(Counter(cards))
         state.hand_sizes[seat] = len(cards)
         state.hands_given += 1
 
@@ -483,13 +493,15 @@ class Engine:
         if state.phase == PLAYING or state.phase == ROUND_OVER:
             raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up was not a Wild Draw Two")
         if state.phase == SETUP:
-            state.draw_counts = Counter(state.deck_counts)
+            pile = Counter(state.deck_counts)
             for hand in state.hands:
-                state.draw_counts.subtract(hand)
-            state.draw_counts = +state.draw_counts
+                pile.subtract(hand)
+            state.draw_counts = dict(+pile)
+            state.observed_size = sum(state.draw_counts.values())
         if state.draw_counts.get(card, 0) <= 0:
             raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
         state.draw_counts[card] -= 1
+        state.observed_size -= 1
         if not state.draw_counts[card]:
             del state.draw_counts[card]
         self._turn_up(card)
@@ -510,7 +522,8 @@ class Engine:
                     if "return-to-draw-pile" not in face_rules.at_start:
                         break
             else:
-                state.draw_counts[card] += 1
+                state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
+                state.observed_size += 1
                 state.phase = START_AGAIN
                 return
         state.phase = PLAYING
@@ -543,10 +556,14 @@ class Engine:
 
     def _play(self, event: ev.Play) -> None:
         state = self.state
-        seat = self._seat(event.player)
+        seat = state.seat.get(event.player)
+        if seat is None:
+            seat = self._seat(event.player)
         token = event.card
         if "/" in token:
-            self._card(token)
+            named = self.rules.catalogue.card(token)
+            if named is None or named not in state.deck_counts:
+                self._card(token)
         elif not self.rules.catalogue.is_face(token):
             raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
         if state.phase == ROUND_OVER:
@@ -567,7 +584,7 @@ class Engine:
             if state.choose_by == seat:
                 raise Reject("bad-colour", "choose", f"{event.player} must choose the colour first ('{event.player} chooses COLOUR')")
             raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} must choose the colour first")
-        if stacked is None:
+        if stacked is None and state.turn != seat:
             self._turn_gate(seat)
         card = self._resolve_in_hand(seat, token)
         if state.drew and card != state.drawn_card:
@@ -636,10 +653,14 @@ class Engine:
         if stacked is not None:
             state.penalties.pop(0)
             extra = stacked.count
-        self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before)
+        if face_rules.plain and extra == 0:
+            state.turn = (seat + state.direction) % len(state.players)
+        else:
+            self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before)
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self._finish_round(seat)
-        self._settle()
+        if state.penalties:
+            self._settle()
 
     def _effects(
         self, seat: int, face_rules, card: Card | None, stacked: int, *, start: bool = False,  # type: ignore[no-untyped-def]
@@ -964,7 +985,8 @@ class Engine:
         else:
             if cards:
                 raise Reject("invalid-reshuffle", "reshuffle", "in observed mode a reshuffle names no cards")
-            state.draw_counts = Counter(rest)
+            state.draw_counts = dict(Counter(rest))
+            state.observed_size = len(rest)
         del state.discard_pile[:-1]
         self._settle()
 

@@ -17,6 +17,7 @@ from typing import BinaryIO
 from referee import events as ev
 
 MAX_LINE_BYTES = 64 * 1024
+BLOCK_BYTES = 256 * 1024
 MAX_SYNTAX_ERRORS = 1000
 
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
@@ -32,6 +33,11 @@ _POSITIVE = re.compile(r"[1-9][0-9]{0,5}")
 _NATURAL = re.compile(r"0|[1-9][0-9]{0,5}")
 _ODD_SPACE = re.compile(r"[^\S \t]|[\x00-\x08\x0e-\x1f\x7f]")
 _BOM = b"\xef\xbb\xbf"
+
+# Tokens already validated, shared by all readers (validation depends only on the token); bounded.
+_GOOD_NAMES: set[str] = set()
+_GOOD_CARDS: dict[str, str] = {}
+_GOOD_PLAYS: dict[str, str] = {}
 
 # Where the reader is in the log's structure.
 _HEADER, _ROUND, _DEALER, _HANDS, _STARTS, _EVENTS = range(6)
@@ -54,8 +60,10 @@ class LogReader:
         self._header_seen: set[str] = set()
         self._players_seen = False
         self._first_content_line = 0
-        self._good_names: set[str] = set()
-        self._good_cards: dict[str, str] = {}
+        self._good_names = _GOOD_NAMES
+        self._good_cards = _GOOD_CARDS
+        self._good_plays = _GOOD_PLAYS
+        self._fast = {"plays": self._fast_play, "draws": self._fast_draw, "passes": self._fast_pass}
 
     def _error(self, line: int, message: str) -> None:
         if self.errors and self.errors[-1].line == line:
@@ -65,32 +73,78 @@ class LogReader:
             self.errors.append(SyntaxProblem(line, message))
 
     def events(self, stream: BinaryIO) -> Iterator[ev.Event]:
-        """Yield the events of the log in order; syntax errors go to ``errors``."""
+        """Yield the events of the log in order; syntax errors go to ``errors``.
+
+        The stream is read in blocks and split into lines in C; a line is never
+        held beyond ``MAX_LINE_BYTES`` (a longer one is skipped to its end and
+        reported), so memory is bounded whatever the input.
+        """
         line_number = 0
-        readline = stream.readline
-        parse = self._parse
+        pending = b""
+        too_long = False
+        first_block = True
+        read = stream.read
         while True:
-            raw = readline(MAX_LINE_BYTES + 1)
-            if not raw:
+            block = read(BLOCK_BYTES)
+            if first_block:
+                first_block = False
+                if block.startswith(_BOM):
+                    block = block[3:]
+            if not block:
+                if too_long or pending:
+                    line_number += 1
+                    if too_long:
+                        self._error(line_number, f"line longer than {MAX_LINE_BYTES} bytes")
+                    else:
+                        yield from self._lines(line_number, pending)
                 break
-            line_number += 1
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                while raw and not raw.endswith(b"\n"):
-                    raw = readline(MAX_LINE_BYTES)
-                self._error(line_number, f"line longer than {MAX_LINE_BYTES} bytes")
+            first_newline = block.find(b"\n")
+            if first_newline < 0:
+                if not too_long:
+                    pending += block
+                    if len(pending) > MAX_LINE_BYTES:
+                        pending = b""
+                        too_long = True
                 continue
-            if line_number == 1 and raw.startswith(_BOM):
-                raw = raw[3:]
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                self._error(line_number, f"not valid UTF-8 (byte {error.start + 1} of the line)")
+            line_number += 1
+            if too_long or len(pending) + first_newline > MAX_LINE_BYTES:
+                self._error(line_number, f"line longer than {MAX_LINE_BYTES} bytes")
+            else:
+                yield from self._lines(line_number, pending + block[:first_newline])
+            too_long = False
+            last_newline = block.rfind(b"\n")
+            if last_newline > first_newline:
+                middle = block[first_newline + 1:last_newline]
+                yield from self._block(line_number, middle)
+                line_number += middle.count(b"\n") + 1
+            pending = block[last_newline + 1:]
+            if len(pending) > MAX_LINE_BYTES:
+                pending = b""
+                too_long = True
+        self.lines = line_number
+        if not self._players_seen:
+            self._error(self._first_content_line or 1, "the log has no 'players' line")
+
+    def _block(self, before: int, data: bytes) -> Iterator[ev.Event]:
+        """Lines ``before + 1`` ... of a block of whole lines (no trailing newline)."""
+        try:
+            texts = data.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            for offset, raw in enumerate(data.split(b"\n"), start=before + 1):
+                yield from self._lines(offset, raw)
+            return
+        parse = self._parse
+        line_number = before
+        for text in texts:
+            line_number += 1
+            if len(text) > MAX_LINE_BYTES // 4 and len(text.encode("utf-8")) > MAX_LINE_BYTES:
+                self._error(line_number, f"line longer than {MAX_LINE_BYTES} bytes")
                 continue
             hash_at = text.find("#")
             if hash_at >= 0:
                 text = text[:hash_at]
-            elif text.endswith("\n"):
-                text = text[:-2] if text.endswith("\r\n") else text[:-1]
+            elif text and text[-1] == "\r":
+                text = text[:-1]
             if not text.isprintable():
                 found = _ODD_SPACE.search(text)
                 if found is not None:
@@ -104,11 +158,23 @@ class LogReader:
             event = parse(line_number, tokens)
             if event is not None:
                 yield event
-        self.lines = line_number
-        if not self._players_seen:
-            self._error(self._first_content_line or 1, "the log has no 'players' line")
+
+    def _lines(self, line_number: int, raw: bytes) -> Iterator[ev.Event]:
+        """One line given as bytes (decoding errors are reported on it)."""
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            self._error(line_number, f"not valid UTF-8 (byte {error.start + 1} of the line)")
+            return
+        yield from self._block(line_number - 1, raw)
 
     def _parse(self, line: int, tokens: list[str]) -> ev.Event | None:
+        if len(tokens) > 1 and self._state == _EVENTS and tokens[0] in self._good_names:
+            fast = self._fast.get(tokens[1])
+            if fast is not None:
+                event = fast(line, tokens)
+                if event is not None:
+                    return event
         first = tokens[0]
         keyword = first.lower()
         if keyword in KEYWORDS:
@@ -217,7 +283,30 @@ class LogReader:
             self._error(line, f"'{what}' before the round's cards are dealt")
         return False
 
-    # -- events
+    # -- events (a fast path for the common, already-validated forms; the slow path reports errors)
+
+    def _fast_play(self, line: int, tokens: list[str]) -> ev.Event | None:
+        count = len(tokens)
+        card = self._good_plays.get(tokens[2]) if count in (3, 4) else None
+        if card is None:
+            return None
+        if count == 3:
+            return ev.Play(line, tokens[0], card, None)
+        colour = tokens[3]
+        return ev.Play(line, tokens[0], card, colour) if colour in COLOURS else None
+
+    def _fast_draw(self, line: int, tokens: list[str]) -> ev.Event | None:
+        known = self._good_cards
+        cards = []
+        for token in tokens[2:]:
+            card = known.get(token)
+            if card is None:
+                return None
+            cards.append(card)
+        return ev.Draw(line, tokens[0], tuple(cards))
+
+    def _fast_pass(self, line: int, tokens: list[str]) -> ev.Event | None:
+        return ev.Pass(line, tokens[0]) if len(tokens) == 2 else None
 
     def _event_line(self, line: int, player: str, verb: str, tokens: list[str]) -> ev.Event | None:
         if not self._check_name(line, player):
@@ -232,6 +321,8 @@ class LogReader:
             if not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
                 self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3)")
                 return None
+            if len(self._good_plays) < 10_000:
+                self._good_plays[args[0]] = card
             colour = None
             if len(args) == 2:
                 colour = args[1].lower()

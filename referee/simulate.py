@@ -30,8 +30,10 @@ class SimulationError(AssertionError):
 
 class Simulator:
     def __init__(self, rules: Rules, players: int, seed: int, mode: str, spec_line: str | None = None,
-                 max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None) -> None:
+                 max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None,
+                 target: int | None = None) -> None:
         self.rules = rules
+        self.target = target
         self.random = random.Random(seed)
         self.names = tuple(self.random.sample(NAMES, players))
         self.mode = mode
@@ -65,7 +67,9 @@ class Simulator:
             deck = list(self.rules.spec.deck)
             rng.shuffle(deck)
             yield self._emit(ev.Deck(next_line(), tuple(deck)))
-        if rng.random() < 0.3:
+        if self.target is not None:
+            yield self._emit(ev.Target(next_line(), self.target))
+        elif rng.random() < 0.3:
             yield self._emit(ev.Target(next_line(), rng.choice((200, 300, 500))))
         state = self.engine.state
         dealer = rng.randrange(len(self.names))
@@ -275,13 +279,16 @@ class Simulator:
 
 
 def simulate_events(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None,
-                    max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None) -> Iterator[ev.Event]:
+                    max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None,
+                    target: int | None = None) -> Iterator[ev.Event]:
     """The events of one simulated game, each already accepted by the engine."""
-    return Simulator(rules, players, seed, mode, spec_line, max_rounds, on_step).events()
+    return Simulator(rules, players, seed, mode, spec_line, max_rounds, on_step, target).events()
 
 
-def simulate_game(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None, max_rounds: int = 200) -> str:
+def simulate_game(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None,
+                  max_rounds: int = 200, target: int | None = None) -> str:
     """One simulated game as log text."""
     lines = [f"# simulated by referee: {players} players, seed {seed}, {mode} mode"]
-    lines.extend(format_event(event) for event in simulate_events(rules, players, seed, mode, spec_line, max_rounds))
+    events = simulate_events(rules, players, seed, mode, spec_line, max_rounds, target=target)
+    lines.extend(format_event(event) for event in events)
     return "\n".join(lines) + "\n"

@@ -1,0 +1,91 @@
+"""Benchmark of `referee check` (not part of the pytest run).
+
+Simulates a corpus of games (2 to 10 players, both modes), then replays all of
+it in one process the way `referee check DIR` does, and prints log lines per
+second, games per second and peak memory. A second measurement replays one
+very long game to show that memory does not grow with a log's length.
+
+    python tests/perf/bench_check.py [--games 1000] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee.replay import check_path, rules_for
+from referee.simulate import simulate_game
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def build_corpus(folder: Path, games: int) -> int:
+    rules = rules_for(None, None, None)
+    lines = 0
+    for number in range(games):
+        players = 2 + number % 9
+        mode = "full" if number % 2 == 0 else "observed"
+        text = simulate_game(rules, players, number, mode, max_rounds=30)
+        (folder / f"game-{number:05d}.log").write_text(text, encoding="utf-8")
+        lines += text.count("\n")
+    return lines
+
+
+def replay_all(paths: list[Path]) -> tuple[float, int]:
+    gc.collect()
+    started = time.perf_counter()
+    invalid = 0
+    for path in paths:
+        if not check_path(path, str(path)).valid:
+            invalid += 1
+    return time.perf_counter() - started, invalid
+
+
+def long_game_memory(folder: Path) -> None:
+    """Peak memory of a fresh process checking one short and one long game."""
+    rules = rules_for(None, None, None)
+    for name, rounds in (("short", 2), ("long", 400)):
+        text = simulate_game(rules, 4, 99, "full", max_rounds=rounds, target=999_999)
+        path = folder / f"{name}.log"
+        path.write_text(text, encoding="utf-8")
+        code = ("import resource, sys; from pathlib import Path; from referee.replay import check_path;"
+                f"v = check_path(Path({str(path)!r}), 'x'); assert v.valid, v.errors;"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+        peak = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        print(f"one {name} game: {text.count(chr(10)):>9,} lines, {path.stat().st_size / 1e6:6.1f} MB, peak memory {peak:6.1f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--keep", type=Path, help="write the corpus here and keep it")
+    parser.add_argument("--repeat", type=int, default=3, help="replays of the corpus; the best is reported")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = args.keep or Path(temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        lines = build_corpus(folder, args.games)
+        print(f"corpus: {args.games} games, {lines:,} lines, simulated in {time.perf_counter() - started:.1f} s")
+        paths = sorted(folder.glob("game-*.log"))
+        best = min(replay_all(paths) for _ in range(args.repeat))
+        seconds, invalid = best
+        assert invalid == 0, f"{invalid} simulated games did not pass check"
+        print(f"check: {seconds:.2f} s, {lines / seconds:,.0f} lines/s, {len(paths) / seconds:,.0f} games/s, "
+              f"peak memory {peak_rss_mib():.1f} MiB (one process, best of {args.repeat})")
+        long_game_memory(folder)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "referee", "check", "-q", str(paths[0])], check=True)
+        print(f"referee check on one small log, whole process: {time.perf_counter() - started:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
