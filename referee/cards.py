@@ -35,6 +35,12 @@ class Face:
     def __str__(self) -> str:
         return self.token
 
+    def __copy__(self) -> Face:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Face:
+        return self
+
     @property
     def is_wild(self) -> bool:
         return self.face_class is FaceClass.WILD
@@ -52,6 +58,12 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.token!r})"
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
 
     def face(self, side: int) -> Face:
         return self.faces[side]

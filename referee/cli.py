@@ -6,6 +6,7 @@ proof, 4 internal error (rerun with --debug), 130 interrupted.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections.abc import Iterator
@@ -43,6 +44,8 @@ def main(debug: bool) -> None:
       referee check --format json logs/   # every *.log below logs/, as JSON
       referee simulate --players 4 --seed 7 --games 3 --out /tmp/games
       referee rules play.match            # what a rule says, and its source
+      referee explain game.log:17         # the state at line 17, and why its move is (not) legal
+      referee adjudicate game.log         # rulings on every challenge and UNO catch
     """
     global _DEBUG
     _DEBUG = debug
@@ -136,6 +139,144 @@ def simulate(spec_name: str, players: int, seed: int, games: int, mode: str, out
             write_atomically(out_dir / f"game-{seed + number:06d}.log", text)
     if out_dir is not None:
         click.echo(f"wrote {games} game{'s' if games != 1 else ''} to {out_dir}")
+
+
+def _log_and_line(target: str, line: int | None) -> tuple[Path, int]:
+    if line is None:
+        path_text, colon, line_text = target.rpartition(":")
+        if not colon or not line_text.isdigit():
+            raise click.UsageError("give the line as LOG:LINE or LOG --line N")
+        return Path(path_text), int(line_text)
+    return Path(target), line
+
+
+@main.command()
+@click.argument("target", metavar="LOG:LINE | LOG")
+@click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
+@click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
+    """Show the state just before a line, and why its event is or is not legal.
+
+    Prints the round, side, direction, whose turn it is, the top card and the
+    colour in play, penalties owed, an open UNO window or challenge, every
+    hand's size and the acting player's hand (both faces, each card playable
+    or why not); then the ruling on the event with its rule id, summary and
+    source, and for an illegal event what was allowed instead.
+
+    \b
+    Exit status: 0 the event is legal, 1 it is not (or the log is invalid before it), 2 bad input.
+
+    \b
+    Examples:
+      referee explain game.log:17
+      referee explain game.log --line 17 --move "Bob plays wild red"
+      referee explain --format json game.log:17
+    """
+    from referee.explain import explain as explain_line
+    from referee.explain import render_text
+
+    path, number = _log_and_line(target, line)
+    if not path.is_file():
+        raise click.UsageError(f"{path}: no such file")
+    result = explain_line(path, number, move, spec_path)
+    if output_format == "json":
+        click.echo(json.dumps(result, indent=1, ensure_ascii=False))
+    else:
+        for text in render_text(result):
+            click.echo(errors.escape(text))
+    raise SystemExit(errors.EXIT_FINDINGS if result.get("legal") is False or "log_error" in result else errors.EXIT_CLEAN)
+
+
+@main.command()
+@click.argument("rule_id", required=False)
+@click.option("--spec", "spec_name", default="uno-flip", show_default=True, help="A shipped spec name or a spec file.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
+    """List the spec's rules, or show one: id, summary, source, options.
+
+    \b
+    Examples:
+      referee rules                          # every rule of the official spec
+      referee rules challenge.innocent       # one rule, with the options that change it
+      referee rules --spec house-stacking penalty.no-stacking
+    """
+    from referee.explain import rule_data
+    from referee.engine import Engine
+
+    engine = Engine(_rules_for_name(spec_name))
+    spec = engine.rules.spec
+    chosen = list(spec.rules)
+    if rule_id is not None:
+        chosen = [rule for rule in spec.rules if rule.id == rule_id]
+        if not chosen:
+            import difflib
+
+            close = difflib.get_close_matches(rule_id, [rule.id for rule in spec.rules], n=3)
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise click.UsageError(f"spec {spec.name} has no rule '{rule_id}'{hint}")
+    data = [{**rule_data(rule, engine), "checks": list(rule.checks)} for rule in chosen]
+    if output_format == "json":
+        click.echo(json.dumps({"spec": spec.name, "rules": data}, indent=1, ensure_ascii=False))
+        return
+    for item in data:
+        if rule_id is None:
+            click.echo(f"{item['id']:<24} {item['summary']}")
+            continue
+        click.echo(f"{item['id']}: {item['summary']}")
+        click.echo(f"  source: {item['source']}" + (f" (ruling {item['ruling']})" if item["ruling"] else ""))
+        for name, value in item["options"].items():
+            click.echo(f"  option {name}: {value}")
+        if item["checks"]:
+            click.echo(f"  enforced by the checks: {', '.join(item['checks'])}")
+
+
+def _rules_for_name(spec_name: str):  # type: ignore[no-untyped-def]
+    from referee.replay import rules_for
+
+    path = Path(spec_name)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        return rules_for(None, None, path)
+    return rules_for(spec_name, None, None)
+
+
+@main.command()
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str) -> None:
+    """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
+
+    For each challenge: guilty or innocent, with the evidence (the cards of the
+    colour in play the challenged player held), the penalty (who draws, how
+    many or until which colour, whether they lose the turn) and whether the log
+    then applied it correctly. For each catch: valid or invalid and why. Where
+    the log stops at an open dispute it says who may challenge or catch and what
+    each outcome costs whom, naming the exact cards in full mode.
+
+    \b
+    Exit status: 0 every ruling applied correctly, 1 a ruling not applied or the log invalid, 2 bad input.
+
+    \b
+    Examples:
+      referee adjudicate game.log
+      referee adjudicate --format json paused-game.log
+    """
+    from referee.adjudicate import adjudicate as adjudicate_log
+    from referee.adjudicate import render_text
+
+    results = []
+    for path, _ in _expand(logs):
+        result = adjudicate_log(path, spec_path)
+        results.append(result)
+        if output_format == "text":
+            for text in render_text(result):
+                click.echo(errors.escape(text))
+    if output_format == "json":
+        click.echo(json.dumps({"files": results}, indent=1, ensure_ascii=False))
+    bad = any("log_error" in result or any(d["applied"] is False for d in result["disputes"]) for result in results)
+    raise SystemExit(errors.EXIT_FINDINGS if bad else errors.EXIT_CLEAN)
 
 
 def run() -> None:

@@ -10,6 +10,7 @@ points, options, rule ids) is read from ``Rules``.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -19,6 +20,11 @@ from referee.compiler import Rules
 from referee.verdicts import Diagnostic, RoundResult
 
 SIDE_NAMES = ("light", "dark")
+
+
+def _rule_id(rules: Rules, wanted: str) -> str:
+    """A rule id the spec defines, falling back to the rule of the challenge check."""
+    return wanted if wanted in rules.rules_by_id else rules.check_rules["challenge"].id
 
 # Round phases.
 NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
@@ -44,6 +50,7 @@ class Penalty:
     until_colour: str | None = None
     extra: int = 0
     catch: bool = False
+    loses_turn: bool = False
     next_turn: int | None = None
     line: int = 0
     played_by: int | None = None
@@ -55,6 +62,7 @@ class Penalty:
     stack_kind: str | None = None
     source_card: Card | None = None
     colour_before: str | None = None
+    evidence: tuple[Card, ...] = ()
 
     @property
     def owed(self) -> bool:
@@ -84,6 +92,8 @@ class Dispute:
     reason: str
     evidence: tuple[str, ...] = ()
     applied: bool | None = None
+    loses_turn: bool = False
+    penalty: Penalty | None = None
 
 
 @dataclass(slots=True)
@@ -189,6 +199,12 @@ class Engine:
 
     def finish(self) -> None:
         """The log ended: nothing is warned for windows or challenges still open."""
+
+    def clone(self) -> Engine:
+        """An independent copy for asking "what if" (cards and rules are shared, being immutable)."""
+        twin = Engine(self.rules)
+        twin.state = copy.deepcopy(self.state)
+        return twin
 
     @property
     def round_open(self) -> bool:
@@ -640,9 +656,11 @@ class Engine:
         state.drawn_card = None
         colour_before = state.colour
         held = False
+        evidence: tuple[Card, ...] = ()
         if face_rules.restricted:
             side = state.side
-            held = any(c.faces[side].colour == colour_before for c in hand)
+            evidence = tuple(sorted((c for c in hand if c.faces[side].colour == colour_before), key=lambda c: c.token))
+            held = bool(evidence)
         if state.hand_sizes[seat] == 1:
             state.uno_player = seat
             state.uno_line = line
@@ -656,7 +674,7 @@ class Engine:
         if face_rules.plain and extra == 0:
             state.turn = (seat + state.direction) % len(state.players)
         else:
-            self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before)
+            self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self._finish_round(seat)
         if state.penalties:
@@ -664,7 +682,7 @@ class Engine:
 
     def _effects(
         self, seat: int, face_rules, card: Card | None, stacked: int, *, start: bool = False,  # type: ignore[no-untyped-def]
-        held: bool = False, line: int = 0, colour_before: str | None = None,
+        held: bool = False, line: int = 0, colour_before: str | None = None, evidence: tuple[Card, ...] = (),
     ) -> None:
         """What a played face does to the turn, the direction, the piles and the next player."""
         state = self.state
@@ -696,6 +714,7 @@ class Engine:
                     player=victim,
                     count=face_rules.draw + stacked,
                     until_colour=state.colour if face_rules.draw_until_colour else None,
+                    loses_turn=True,
                     next_turn=state.next_player(victim),
                     line=line,
                     played_by=None if start else seat,
@@ -706,6 +725,7 @@ class Engine:
                     stack_kind=face_rules.face.kind if face_rules.stackable else None,
                     source_card=card,
                     colour_before=colour_before,
+                    evidence=evidence,
                 )
             )
             following = victim
@@ -914,10 +934,11 @@ class Engine:
 
     def _record_catch(self, event: ev.Catch, ruling: str, reason: str) -> None:
         valid = ruling == "valid"
-        penalty = self.rules.catch_penalty if valid else None
+        penalty = self.state.penalties[0] if valid and self.state.penalties and self.state.penalties[0].catch else None
         self.disputes.append(
             Dispute(event.line, "catch", event.player, event.target, ruling, self.rules.check_rules["catch"].id,
-                    event.target if valid else None, penalty, None, 0, reason)
+                    event.target if valid else None, self.rules.catch_penalty if valid else None, None, 0, reason,
+                    penalty=penalty)
         )
 
     def _challenge(self, event: ev.Challenge) -> None:
@@ -930,19 +951,31 @@ class Engine:
         if catch is not None:
             raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
         penalty = state.penalties[0] if state.penalties else None
+        reason = ""
+        allowed: tuple[str, ...] = ()
         if penalty is not None and penalty.started and penalty.wild_draw:
-            raise Reject("invalid-challenge", "challenge", f"{self._name(penalty.player)} has begun drawing the penalty: too late to challenge")
-        if penalty is None or not penalty.challengeable:
-            raise Reject("invalid-challenge", "challenge", "no wild draw penalty is waiting to be challenged")
-        if penalty.player != seat:
-            raise Reject("invalid-challenge", "challenge", f"only {self._name(penalty.player)}, who must draw, may challenge", (self._name(penalty.player),))
-        if penalty.played_by != target:
+            reason = f"{self._name(penalty.player)} has begun drawing the penalty: too late to challenge"
+        elif penalty is None or not penalty.challengeable:
+            reason = "no wild draw penalty is waiting to be challenged"
+        elif penalty.player != seat:
+            reason = f"only {self._name(penalty.player)}, who must draw, may challenge"
+            allowed = (self._name(penalty.player),)
+        elif penalty.played_by != target:
             assert penalty.played_by is not None
-            raise Reject("invalid-challenge", "challenge", f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did")
+            reason = f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did"
+        if reason:
+            self.disputes.append(
+                Dispute(event.line, "challenge", event.player, event.target, "invalid", self.rules.check_rules["challenge"].id,
+                        None, None, None, 0, reason)
+            )
+            raise Reject("invalid-challenge", "challenge", reason, allowed)
+        assert penalty is not None
         self._close_window()
         rules = self.rules
         penalty.challengeable = False
         penalty.bluff = False
+        base_count = penalty.count
+        evidence = tuple(card.token for card in penalty.evidence)
         if penalty.guilty:
             guilty = Penalty(
                 player=target, count=penalty.count, until_colour=penalty.until_colour, next_turn=seat,
@@ -950,10 +983,10 @@ class Engine:
             )
             state.penalties[0] = guilty
             self.disputes.append(
-                Dispute(event.line, "challenge", event.player, event.target, "guilty", rules.rules_by_id["challenge.guilty"].id
-                        if "challenge.guilty" in rules.rules_by_id else rules.check_rules["challenge"].id,
-                        event.target, penalty.count if penalty.until_colour is None else None, penalty.until_colour, 0,
-                        f"{event.target} held {penalty.colour_before} when playing the wild draw card")
+                Dispute(event.line, "challenge", event.player, event.target, "guilty", _rule_id(rules, "challenge.guilty"),
+                        event.target, base_count if penalty.until_colour is None else None, penalty.until_colour, 0,
+                        f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
+                        evidence, penalty=guilty)
             )
         else:
             if penalty.until_colour is not None:
@@ -961,10 +994,10 @@ class Engine:
             else:
                 penalty.count += rules.innocent_extra
             self.disputes.append(
-                Dispute(event.line, "challenge", event.player, event.target, "innocent", rules.rules_by_id["challenge.innocent"].id
-                        if "challenge.innocent" in rules.rules_by_id else rules.check_rules["challenge"].id,
-                        event.player, penalty.count if penalty.until_colour is None else None, penalty.until_colour,
-                        rules.innocent_extra, f"{event.target} held no {penalty.colour_before} card")
+                Dispute(event.line, "challenge", event.player, event.target, "innocent", _rule_id(rules, "challenge.innocent"),
+                        event.player, base_count if penalty.until_colour is None else None, penalty.until_colour,
+                        rules.innocent_extra, f"{event.target} held no {penalty.colour_before} card", (),
+                        loses_turn=True, penalty=penalty)
             )
         self._settle()
 

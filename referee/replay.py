@@ -42,12 +42,16 @@ class Replay:
         spec_override: Path | None = None,
         stop_at_line: int | None = None,
         on_event: Callable[[Engine, ev.Event], None] | None = None,
+        after_event: Callable[[Engine, ev.Event, Diagnostic | None], None] | None = None,
+        continue_after: frozenset[str] = frozenset(),
     ) -> None:
         self.display_path = display_path
         self.base_dir = base_dir
         self.spec_override = spec_override
         self.stop_at_line = stop_at_line
         self.on_event = on_event
+        self.after_event = after_event
+        self.continue_after = continue_after
         self.engine: Engine | None = None
         self.verdict = FileVerdict(path=display_path)
         self.reader = LogReader()
@@ -77,9 +81,11 @@ class Replay:
             if self.on_event is not None:
                 self.on_event(self.engine, event)
             diagnostic = self.engine.apply(event)
+            if self.after_event is not None:
+                self.after_event(self.engine, event, diagnostic)
             if diagnostic is not None:
                 verdict.errors.append(diagnostic)
-                stopped = True
+                stopped = diagnostic.code not in self.continue_after
         if self.engine is None and not stopped and not reader.errors and header:
             self._start(header)
         verdict.lines = reader.lines

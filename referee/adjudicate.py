@@ -1,0 +1,260 @@
+"""Rulings on disputes: challenges of wild draw cards and UNO catches.
+
+Replays a log and rules on every ``challenges`` and ``catches`` line (guilty or
+innocent, valid or invalid, with the evidence and the penalty that follows),
+then says whether the log applied each ruling correctly. Where the log stops
+at an open dispute (a wild draw not yet drawn for, an UNO window still open, a
+challenge just made) it rules on what may happen now, naming in full mode the
+exact cards that would be drawn.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee import events as ev
+from referee.engine import PLAYING, Dispute, Engine, Penalty
+from referee.errors import UsageError
+from referee.replay import Replay
+from referee.verdicts import Diagnostic
+
+INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
+
+
+class _Tracker:
+    """Follows each ruled dispute until the log has applied it (or failed to)."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+        self.awaiting_next: list[Dispute] = []
+        self.open: list[Dispute] = []
+
+    def __call__(self, engine: Engine, event: ev.Event, diagnostic: Diagnostic | None) -> None:
+        for dispute in self.awaiting_next:
+            dispute.applied = diagnostic is None
+        self.awaiting_next = []
+        still_open = []
+        for dispute in self.open:
+            if not any(p is dispute.penalty for p in engine.state.penalties):
+                dispute.applied = True
+            elif diagnostic is not None:
+                dispute.applied = False
+            else:
+                still_open.append(dispute)
+        for dispute in engine.disputes[self.seen:]:
+            if dispute.ruling == "invalid":
+                self.awaiting_next.append(dispute)
+            elif dispute.penalty is None or not any(p is dispute.penalty for p in engine.state.penalties):
+                dispute.applied = True
+            else:
+                still_open.append(dispute)
+        self.seen = len(engine.disputes)
+        self.open = still_open
+
+
+def _penalty_json(dispute: Dispute) -> dict[str, Any] | None:
+    if dispute.penalty_player is None:
+        return None
+    return {
+        "player": dispute.penalty_player,
+        "cards": dispute.cards,
+        "until_colour": dispute.until_colour,
+        "extra": dispute.extra,
+        "loses_turn": dispute.loses_turn,
+    }
+
+
+def _dispute_json(dispute: Dispute) -> dict[str, Any]:
+    return {
+        "line": dispute.line,
+        "kind": dispute.kind,
+        "by": dispute.by,
+        "against": dispute.against,
+        "ruling": dispute.ruling,
+        "rule": dispute.rule,
+        "reason": dispute.reason,
+        "evidence": list(dispute.evidence),
+        "penalty": _penalty_json(dispute),
+        "applied": dispute.applied,
+    }
+
+
+def _cards_drawn(engine: Engine, events: list[ev.Event]) -> list[str] | None:
+    """In full mode, the exact cards that the draws following ``events`` would take (None in observed mode)."""
+    if not engine.state.full_mode:
+        return None
+    twin = engine.clone()
+    for event in events[:-1]:
+        if twin.apply(event) is not None:
+            return None
+    last = events[-1]
+    assert isinstance(last, ev.Draw)
+    before = list(twin.state.draw_pile)
+    if twin.apply(last) is not None:
+        return []
+    taken = len(before) - len(twin.state.draw_pile)
+    return [card.token for card in reversed(before[len(before) - taken:])]
+
+
+def _owed(penalty: Penalty, names: tuple[str, ...], extra: int = 0) -> dict[str, Any]:
+    return {
+        "player": names[penalty.player],
+        "cards": penalty.count + (extra if penalty.until_colour is None else 0) if penalty.until_colour is None else None,
+        "until_colour": penalty.until_colour,
+        "extra": penalty.extra + (extra if penalty.until_colour is not None else 0),
+    }
+
+
+def pending(engine: Engine) -> list[dict[str, Any]]:
+    """What may happen now, where the log stops at an open dispute."""
+    state = engine.state
+    if state.phase != PLAYING:
+        return []
+    names = state.players
+    rules = engine.rules
+    result: list[dict[str, Any]] = []
+    if state.uno_player is not None and not state.uno_called and not state.uno_caught:
+        player = names[state.uno_player]
+        catcher = next(name for name in names if name != player)
+        result.append({
+            "kind": "catch",
+            "line": state.uno_line,
+            "against": player,
+            "who": [name for name in names if name != player],
+            "until": "the next plays, draws, passes, chooses or challenges line",
+            "rule": rules.check_rules["catch"].id,
+            "outcomes": [{
+                "if": "caught",
+                "ruling": "valid",
+                "penalty": {"player": player, "cards": rules.catch_penalty, "until_colour": None, "extra": 0, "loses_turn": False},
+                "cards_drawn": _cards_drawn(engine, [ev.Catch(0, catcher, player), ev.Draw(0, player, ())]),
+            }],
+        })
+    for index, penalty in enumerate(state.penalties):
+        victim = names[penalty.player]
+        if index == 0 and penalty.challengeable and not penalty.started and penalty.played_by is not None:
+            culprit = names[penalty.played_by]
+            challenge = ev.Challenge(0, victim, culprit)
+            twin = engine.clone()
+            twin.apply(challenge)
+            after = twin.state.penalties[0] if twin.state.penalties else None
+            guilty = penalty.guilty
+            outcome_penalty = {
+                "player": culprit if guilty else victim,
+                "cards": penalty.count if penalty.until_colour is None else None,
+                "until_colour": penalty.until_colour,
+                "extra": 0 if guilty else rules.innocent_extra,
+                "loses_turn": not guilty,
+            }
+            drawer = culprit if guilty else victim
+            result.append({
+                "kind": "challenge",
+                "line": penalty.line,
+                "against": culprit,
+                "who": [victim],
+                "until": f"{victim} draws any card of the penalty",
+                "rule": rules.check_rules["challenge"].id,
+                "evidence": [card.token for card in penalty.evidence],
+                "outcomes": [
+                    {
+                        "if": "challenged",
+                        "ruling": "guilty" if guilty else "innocent",
+                        "rule": _rule(engine, "challenge.guilty" if guilty else "challenge.innocent"),
+                        "penalty": outcome_penalty,
+                        "cards_drawn": _cards_drawn(engine, [challenge, ev.Draw(0, drawer, ())]) if after is not None else [],
+                    },
+                    {
+                        "if": "not challenged",
+                        "ruling": None,
+                        "penalty": {**_owed(penalty, names), "loses_turn": True},
+                        "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
+                    },
+                ],
+            })
+        elif index == 0:
+            result.append({
+                "kind": "penalty",
+                "line": penalty.line,
+                "against": victim,
+                "who": [victim],
+                "rule": rules.check_rules["penalty"].id,
+                "outcomes": [{
+                    "if": "drawn",
+                    "ruling": None,
+                    "penalty": {**_owed(penalty, names), "loses_turn": penalty.loses_turn},
+                    "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
+                }],
+            })
+    return result
+
+
+def _rule(engine: Engine, wanted: str) -> str:
+    return wanted if wanted in engine.rules.rules_by_id else engine.rules.check_rules["challenge"].id
+
+
+def adjudicate(path: Path, spec_override: Path | None = None) -> dict[str, Any]:
+    """Every dispute in a log, ruled, and what is pending where it stops."""
+    tracker = _Tracker()
+    replay = Replay(str(path), path.parent, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES)
+    try:
+        with path.open("rb") as stream:
+            verdict = replay.run(stream)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
+    if verdict.input_error is not None:
+        raise UsageError(verdict.input_error)
+    result: dict[str, Any] = {"path": str(path), "disputes": [], "pending": []}
+    errors = [error for error in verdict.errors if error.code not in INVALID_DISPUTES]
+    if errors:
+        first = errors[0]
+        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message}
+    engine = replay.engine
+    if engine is None or any(error.code == "syntax" for error in verdict.errors):
+        return result
+    result["disputes"] = [_dispute_json(dispute) for dispute in engine.disputes]
+    if not errors:
+        result["pending"] = pending(engine)
+    return result
+
+
+def render_text(result: dict[str, Any]) -> list[str]:
+    path = result["path"]
+    lines = []
+    for dispute in result["disputes"]:
+        applied = {True: "applied correctly", False: "NOT applied correctly", None: "not yet applied (the log stops)"}[dispute["applied"]]
+        head = f"{path}:{dispute['line']}: {dispute['kind']} by {dispute['by']} against {dispute['against']}: {dispute['ruling']} [{dispute['rule']}]"
+        lines.append(f"{head}: {dispute['reason']}")
+        if dispute["penalty"]:
+            lines.append(f"  penalty: {_penalty_text(dispute['penalty'])}; {applied}")
+        else:
+            lines.append(f"  no penalty; {applied}")
+    error = result.get("log_error")
+    if error:
+        lines.append(f"{path}:{error['line']}: the log is invalid here ({error['code']}: {error['message']}); replay stopped")
+    for item in result["pending"]:
+        who = " or ".join(item["who"])
+        if item["kind"] == "catch":
+            lines.append(f"{path}: pending: {item['against']} has one card and has not said UNO (line {item['line']}); {who} may catch until {item['until']}")
+        elif item["kind"] == "challenge":
+            lines.append(f"{path}: pending: {who} may challenge {item['against']}'s wild draw card (line {item['line']}) until {item['until']}")
+        else:
+            lines.append(f"{path}: pending: {who} owes a penalty (line {item['line']})")
+        for outcome in item["outcomes"]:
+            cards = outcome["cards_drawn"]
+            shown = f" ({' '.join(cards)})" if cards else ""
+            ruling = f"{outcome['ruling']}: " if outcome["ruling"] else ""
+            lines.append(f"  if {outcome['if']}: {ruling}{_penalty_text(outcome['penalty'])}{shown}")
+    if not result["disputes"] and not result["pending"] and not error:
+        lines.append(f"{path}: no challenges or catches, nothing pending")
+    return lines
+
+
+def _penalty_text(penalty: dict[str, Any]) -> str:
+    if penalty["until_colour"]:
+        amount = f"cards until a {penalty['until_colour']} one" + (f", then {penalty['extra']} more" if penalty["extra"] else "")
+    else:
+        total = (penalty["cards"] or 0) + penalty["extra"]
+        amount = f"{total} card{'s' if total != 1 else ''}"
+    turn = " and loses the turn" if penalty.get("loses_turn") else ""
+    return f"{penalty['player']} draws {amount}{turn}"

@@ -1,0 +1,291 @@
+"""Why a move is or is not legal: the state at a line, the ruling, the rule and its source.
+
+Built on replay: the log is replayed up to the line asked about, then the
+recorded event (or a hypothetical one, ``--move``) is judged on a clone of the
+engine, so asking never changes the replayed state. Results are plain dicts,
+rendered to text or JSON at the edge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee import events as ev
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine
+from referee.errors import UsageError
+from referee.log_reader import LogReader
+from referee.log_writer import format_event
+from referee.replay import Replay
+from referee.spec_model import Rule
+from referee.verdicts import Diagnostic
+
+_PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over", START_AGAIN: "start card to turn up again"}
+_EVENT_CHECK = {
+    ev.Play: "match", ev.Pass: "pass", ev.Choose: "choose", ev.Call: "call", ev.Catch: "catch",
+    ev.Challenge: "challenge", ev.Reshuffle: "reshuffle", ev.Score: "score", ev.Round: "round-order",
+    ev.Dealer: "dealer", ev.Shuffle: "shuffle", ev.Hand: "hands", ev.Start: "start-card", ev.Players: "players",
+    ev.Deck: "deck", ev.Target: "game-over", ev.SpecName: "syntax",
+}
+
+
+def parse_move(text: str, line: int) -> ev.Event:
+    """A hypothetical event written as a log line ("Bob plays red-5")."""
+    reader = LogReader()
+    reader._state = 5  # events may follow  # noqa: SLF001 - the reader's own grammar, reused
+    tokens = text.split()
+    event = reader._parse(line, tokens) if tokens else None  # noqa: SLF001
+    if event is None or reader.errors:
+        problem = reader.errors[0].message if reader.errors else "empty"
+        raise UsageError(f"--move '{text}' is not an event line: {problem}")
+    return event
+
+
+def rule_data(rule: Rule, engine: Engine) -> dict[str, Any]:
+    spec = engine.rules.spec
+    return {
+        "id": rule.id,
+        "summary": rule.summary,
+        "source": rule.citation.render(spec.sources),
+        "ruling": rule.ruling,
+        "options": {name: _option_value(spec.options.get(name)) for name in rule.options},
+    }
+
+
+def _option_value(value: object) -> object:
+    return list(value) if isinstance(value, tuple) else value
+
+
+def state_data(engine: Engine) -> dict[str, Any]:
+    """The state just before a line: what a player at the table would see, and more."""
+    state = engine.state
+    names = state.players
+    top = state.top_face()
+    penalties = [
+        {
+            "player": names[p.player],
+            "owes": p.describe(),
+            "cards": p.count if p.until_colour is None else None,
+            "until_colour": p.until_colour,
+            "extra": p.extra,
+            "kind": "catch" if p.catch else "draw",
+            "challengeable": p.challengeable,
+            "played_by": names[p.played_by] if p.played_by is not None else None,
+            "line": p.line or None,
+        }
+        for p in state.penalties
+    ]
+    window = None
+    if state.uno_player is not None:
+        window = {"player": names[state.uno_player], "line": state.uno_line, "called": state.uno_called, "caught": state.uno_caught}
+    return {
+        "round": state.round_number,
+        "phase": _PHASES.get(state.phase, "setup"),
+        "side": SIDE_NAMES[state.side],
+        "direction": "left" if state.direction == 1 else "right",
+        "turn": names[state.turn] if names and state.phase == PLAYING else None,
+        "drew_this_turn": state.drew,
+        "top_card": {"card": state.discard_pile[-1].token, "face": top.token} if top is not None else None,
+        "colour_in_play": state.colour,
+        "colour_to_be_chosen_by": names[state.choose_by] if state.choose_by is not None else None,
+        "penalties": penalties,
+        "uno_window": window,
+        "hands": {name: state.hand_sizes[seat] for seat, name in enumerate(names)} if state.hand_sizes else {},
+        "draw_pile": state.draw_pile_size(),
+        "discard_pile": len(state.discard_pile),
+        "totals": dict(zip(names, state.totals)),
+    }
+
+
+def hand_data(engine: Engine, seat: int) -> list[dict[str, Any]]:
+    """A hand, card by card, with both faces and whether each could be played now."""
+    state = engine.state
+    result = []
+    for card in sorted(state.hands[seat], key=lambda c: c.token):
+        face = card.faces[state.side]
+        colour = sorted(engine.rules.side_colours[state.side])[0] if engine.rules.faces[face].choose_colour else None
+        diagnostic = judge(engine, ev.Play(0, state.players[seat], card.token, colour))
+        result.append({
+            "card": card.token,
+            "showing": face.token,
+            "count": state.hands[seat][card],
+            "playable": diagnostic is None,
+            "why_not": None if diagnostic is None else f"{diagnostic.code} [{diagnostic.rule}]: {diagnostic.message}",
+        })
+    return result
+
+
+def judge(engine: Engine, event: ev.Event) -> Diagnostic | None:
+    """The verdict on one event in the current state, without changing it."""
+    return engine.clone().apply(event)
+
+
+def alternatives(engine: Engine, player: str) -> list[str]:
+    """Every kind of event ``player`` could legally make now, written as log lines."""
+    state = engine.state
+    seat = state.seat.get(player)
+    if seat is None or state.phase != PLAYING:
+        return []
+    names = state.players
+    colours = sorted(engine.rules.side_colours[state.side])
+    candidates: list[ev.Event] = []
+    for card in sorted(state.hands[seat], key=lambda c: c.token):
+        wild = engine.rules.faces[card.faces[state.side]].choose_colour
+        candidates.append(ev.Play(0, player, card.token, colours[0] if wild else None))
+    if state.full_mode or not state.draw_counts:
+        candidates.append(ev.Draw(0, player, ()))
+    else:
+        candidates.append(ev.Draw(0, player, (next(iter(state.draw_counts)).token,)))
+    candidates.append(ev.Pass(0, player))
+    candidates.append(ev.Choose(0, player, colours[0]))
+    candidates.append(ev.Call(0, player))
+    for other in names:
+        if other != player:
+            candidates.append(ev.Catch(0, player, other))
+            candidates.append(ev.Challenge(0, player, other))
+    found = []
+    for candidate in candidates:
+        if judge(engine, candidate) is None:
+            text = format_event(candidate)
+            if isinstance(candidate, ev.Play) and candidate.colour:
+                text = text[: -len(candidate.colour)] + "COLOUR"
+            if isinstance(candidate, ev.Choose):
+                text = f"{player} chooses COLOUR ({', '.join(colours)})"
+            if isinstance(candidate, ev.Draw) and candidate.cards:
+                text = f"{player} draws CARD (a card from the draw pile)"
+            found.append(text)
+    return found
+
+
+def _acting_seat(engine: Engine, event: ev.Event | None) -> int | None:
+    player = getattr(event, "player", None)
+    if player is not None and player in engine.state.seat:
+        return engine.state.seat[player]
+    if engine.state.phase == PLAYING and engine.state.players:
+        return engine.state.turn
+    return None
+
+
+def explain(path: Path, line: int, move: str | None = None, spec_override: Path | None = None) -> dict[str, Any]:
+    """Everything ``referee explain`` says about one line of a log."""
+    if line < 1:
+        raise UsageError("a line number is at least 1")
+    replay = Replay(str(path), path.parent, spec_override, stop_at_line=line)
+    with path.open("rb") as stream:
+        verdict = replay.run(stream)
+    result: dict[str, Any] = {"path": str(path), "line": line}
+    if verdict.input_error is not None:
+        raise UsageError(verdict.input_error)
+    syntax = [error for error in verdict.errors if error.code == "syntax"]
+    if syntax:
+        result["log_error"] = {"line": syntax[0].line, "code": "syntax", "message": syntax[0].message}
+        return result
+    engine = replay.engine
+    if engine is None:
+        result["log_error"] = {"line": line, "code": "syntax", "message": "the log's header is not complete before this line"}
+        return result
+    if verdict.errors:
+        error = verdict.errors[0]
+        result["log_error"] = {"line": error.line, "code": error.code, "message": error.message, "rule": error.rule}
+    result["state"] = state_data(engine)
+    event: ev.Event | None
+    if move is not None:
+        event = parse_move(move, line)
+    else:
+        event = replay.stopped_event if replay.stopped_event is not None and replay.stopped_event.line == line else None
+    seat = _acting_seat(engine, event)
+    if seat is not None and engine.state.hands:
+        result["player"] = engine.state.players[seat]
+        result["hand"] = hand_data(engine, seat)
+    if event is None:
+        result["event"] = None
+        return result
+    result["event"] = format_event(event)
+    result["hypothetical"] = move is not None
+    diagnostic = None if verdict.errors else judge(engine, event)
+    if verdict.errors:
+        result["legal"] = None
+        return result
+    result["legal"] = diagnostic is None
+    rules = engine.rules
+    if diagnostic is not None:
+        result["code"] = diagnostic.code
+        result["message"] = diagnostic.message
+        result["rule"] = rule_data(rules.rules_by_id[diagnostic.rule], engine)
+    else:
+        check = _EVENT_CHECK.get(type(event), "turn")
+        if isinstance(event, ev.Draw):
+            owner = engine.state.penalties[0].player if engine.state.penalties else None
+            check = "penalty" if owner is not None and engine.state.players[owner] == event.player else "turn-draw"
+        result["rule"] = rule_data(rules.check_rules[check], engine)
+        if isinstance(event, ev.Play) and seat is not None:
+            card = _played_card(engine, seat, event.card)
+            if card is not None:
+                face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
+                if face_rule is not None and face_rule.id != result["rule"]["id"]:
+                    result["card_rule"] = rule_data(face_rule, engine)
+    player = getattr(event, "player", None)
+    if player is not None and diagnostic is not None:
+        result["alternatives"] = alternatives(engine, player)
+    return result
+
+
+def _played_card(engine: Engine, seat: int, token: str):  # type: ignore[no-untyped-def]
+    try:
+        return engine._resolve_in_hand(seat, token)  # noqa: SLF001 - same resolution as the replay
+    except Exception:  # noqa: BLE001 - an unresolvable card simply has no card rule
+        return None
+
+
+def render_text(result: dict[str, Any]) -> list[str]:
+    """The explanation as lines for a terminal."""
+    lines = [f"{result['path']}:{result['line']}"]
+    error = result.get("log_error")
+    if error is not None:
+        lines.append(f"  the log is invalid before this line: line {error['line']}: {error['code']}: {error['message']}")
+        if "state" not in result:
+            return lines
+        lines.append("  (state where replay stopped)")
+    state = result["state"]
+    lines.append(f"  round {state['round']} ({state['phase']}), {state['side']} side, play moves {state['direction']}"
+                 + (f"; {state['turn']}'s turn" if state["turn"] else "")
+                 + (" (has drawn this turn)" if state["drew_this_turn"] else ""))
+    if state["top_card"]:
+        lines.append(f"  top card {state['top_card']['face']} ({state['top_card']['card']}); colour in play: {state['colour_in_play'] or 'none yet'}")
+    if state["colour_to_be_chosen_by"]:
+        lines.append(f"  {state['colour_to_be_chosen_by']} must choose the colour")
+    for penalty in state["penalties"]:
+        extra = " (may still be challenged)" if penalty["challengeable"] else ""
+        lines.append(f"  penalty: {penalty['player']} owes {penalty['owes']}{extra}")
+    window = state["uno_window"]
+    if window:
+        said = "said UNO" if window["called"] else ("caught" if window["caught"] else "has not said UNO")
+        lines.append(f"  UNO window open: {window['player']} played to one card at line {window['line']} and {said}")
+    hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items())
+    lines.append(f"  hands: {hands}; draw pile {state['draw_pile']}, discard pile {state['discard_pile']}")
+    if "hand" in result:
+        lines.append(f"  {result['player']}'s hand:")
+        for card in result["hand"]:
+            mark = "playable" if card["playable"] else "not playable: " + card["why_not"].split("; playable:")[0]
+            count = f" x{card['count']}" if card["count"] > 1 else ""
+            lines.append(f"    {card['showing']:<22} {card['card'] + count:<34} {mark}")
+    if result.get("event") is None:
+        lines.append("  no event on this line")
+        return lines
+    what = "hypothetical move" if result.get("hypothetical") else "event"
+    lines.append(f"  {what}: {result['event']}")
+    if result.get("legal") is None:
+        return lines
+    rule = result["rule"]
+    if result["legal"]:
+        lines.append(f"  legal [{rule['id']}]: {rule['summary']}")
+    else:
+        lines.append(f"  not legal: {result['code']} [{rule['id']}]: {result['message']}")
+        lines.append(f"  rule {rule['id']}: {rule['summary']}")
+    lines.append(f"  source: {rule['source']}" + (f" (ruling {rule['ruling']})" if rule.get("ruling") else ""))
+    if "card_rule" in result:
+        card_rule = result["card_rule"]
+        lines.append(f"  the card [{card_rule['id']}]: {card_rule['summary']} (source: {card_rule['source']})")
+    if result.get("alternatives") is not None:
+        lines.append("  allowed instead: " + ("; ".join(result["alternatives"]) or "nothing (another player must act)"))
+    return lines
