@@ -46,6 +46,7 @@ def main(debug: bool) -> None:
       referee rules play.match            # what a rule says, and its source
       referee explain game.log:17         # the state at line 17, and why its move is (not) legal
       referee adjudicate game.log         # rulings on every challenge and UNO catch
+      referee prove                       # Z3 proofs of the invariants of every shipped spec
     """
     global _DEBUG
     _DEBUG = debug
@@ -277,6 +278,63 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
         click.echo(json.dumps({"files": results}, indent=1, ensure_ascii=False))
     bad = any("log_error" in result or any(d["applied"] is False for d in result["disputes"]) for result in results)
     raise SystemExit(errors.EXIT_FINDINGS if bad else errors.EXIT_CLEAN)
+
+
+@main.command()
+@click.option("--spec", "spec_paths", multiple=True, help="A spec (shipped name or file); repeat for several. Default: every shipped spec.")
+@click.option("--invariant", "invariant_id", help="Prove only this invariant (see specs/invariants.yml).")
+@click.option("--players", type=click.IntRange(2, 10), help="Prove for this player count only (default: 2 to 10).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report here (for CI).")
+@click.option("--timeout", "timeout_ms", type=click.IntRange(100, 600_000), default=5000, show_default=True, help="Solver time limit per query, in milliseconds.")
+def prove(spec_paths: tuple[str, ...], invariant_id: str | None, players: int | None, output_format: str,
+          junit_path: Path | None, timeout_ms: int) -> None:
+    """Prove the rules' invariants with Z3, and look for gaps in the rules.
+
+    Every invariant of specs/invariants.yml is proved by induction over the
+    transition relation compiled from the spec (or asked directly of the
+    spec's data), for every player count from 2 to 10. A refuted invariant
+    comes with the shortest counterexample found, as a game log that
+    'referee check --spec SPEC' replays to the violating state. A timeout or
+    an 'unknown' from the solver is reported as unknown, never as proved.
+
+    \b
+    Exit status: 0 all proved, 1 something refuted, 2 bad input, 3 inconclusive.
+
+    \b
+    Examples:
+      referee prove                                   # every shipped spec
+      referee prove --spec specs/house-stacking.yaml --invariant cards.conservation
+      referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
+    """
+    from referee.proof.prove import load_invariants, prove_spec
+    from referee.proof.report import render_json, render_junit, render_text
+    from referee.spec_model import resolve_spec, shipped_spec_names
+
+    invariants = load_invariants()
+    if invariant_id is not None and invariant_id not in {i.id for i in invariants.invariants}:
+        known = ", ".join(i.id for i in invariants.invariants)
+        raise click.UsageError(f"no invariant '{invariant_id}' (known: {known})")
+    paths = [resolve_spec(name, Path.cwd()) for name in spec_paths] or [resolve_spec(name, None) for name in shipped_spec_names()]
+    counts = (players,) if players else tuple(range(2, 11))
+    results = []
+    for path in paths:
+        result = prove_spec(path, invariants, invariant_id, counts, timeout_ms)
+        results.append(result)
+        if output_format == "text":
+            for line in render_text(result):
+                click.echo(line)
+    if output_format == "json":
+        click.echo(render_json(results))
+    if junit_path is not None:
+        from referee.log_writer import write_atomically
+
+        write_atomically(junit_path, render_junit(results))
+    statuses = {outcome.status for result in results for outcome in result["invariants"]}
+    open_gaps = any(not gap["closed"] for result in results for gap in result["gaps"])
+    if "refuted" in statuses or open_gaps:
+        raise SystemExit(errors.EXIT_FINDINGS)
+    raise SystemExit(errors.EXIT_INCONCLUSIVE if "unknown" in statuses else errors.EXIT_CLEAN)
 
 
 def run() -> None:

@@ -37,6 +37,9 @@ class FaceRules:
     start_rule: str
     at_start: frozenset[str]
     plain: bool
+    flip_draw_pile: bool = True
+    flip_discard_pile: bool = True
+    penalty_into_discard: bool = False
 
     @property
     def gives_penalty(self) -> bool:
@@ -64,6 +67,8 @@ class Rules:
     own_hand_scoring: bool
     dealer_step: int
     max_hand_points: int
+    reshuffle_keeps_top: bool = True
+    flip_chooser: str = "next-player"
 
     def rule_for(self, check: str) -> Rule:
         return self.check_rules[check]
@@ -89,6 +94,9 @@ def compile_spec(spec: Spec) -> Rules:
                 continue
             kind = kinds[face.kind]
             effects = {effect.name: effect.amount for effect in kind.effects}
+            settings = {effect.name: effect for effect in kind.effects}
+            flip_effect = settings.get("flip")
+            draw_effect = settings.get("next-player-draws")
             points = face.number if kind.points is None else kind.points
             faces[face] = FaceRules(
                 face=face,
@@ -107,6 +115,9 @@ def compile_spec(spec: Spec) -> Rules:
                 start_rule=kind.start_rule,
                 at_start=frozenset(kind.at_start),
                 plain=not kind.effects,
+                flip_draw_pile=flip_effect is None or flip_effect.setting("draw-pile", "reverse") == "reverse",
+                flip_discard_pile=flip_effect is None or flip_effect.setting("discard-pile", "reverse") == "reverse",
+                penalty_into_discard=draw_effect is not None and draw_effect.setting("into", "hand") == "discard-pile",
             )
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)
@@ -131,6 +142,8 @@ def compile_spec(spec: Spec) -> Rules:
         own_hand_scoring=spec.options["scoring"] == "own-hand-lowest-wins",
         dealer_step=1 if spec.options["dealer-rotation"] == "left" else -1,
         max_hand_points=per_card_max * total_cards,
+        reshuffle_keeps_top=spec.options["reshuffle"] == "keep-top",
+        flip_chooser=str(spec.options["flip-colour-chooser"]),
     )
 
 

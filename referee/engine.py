@@ -63,6 +63,7 @@ class Penalty:
     source_card: Card | None = None
     colour_before: str | None = None
     evidence: tuple[Card, ...] = ()
+    into_discard: bool = False
 
     @property
     def owed(self) -> bool:
@@ -402,7 +403,7 @@ class Engine:
             if card is None:
                 raise Reject("unknown-card", "known-card", f"'{token}' is not a card: {self._why_unknown(token)}")
             cards.append(card)
-        problems = self.rules.catalogue.composition_problems(list(event.cards))
+        problems = self.rules.catalogue.composition_problems(list(event.cards)) if self.rules.spec.deck_official else []
         if len(cards) != len(self.rules.deck):
             problems.insert(0, f"{len(cards)} cards, not {len(self.rules.deck)}")
         if problems:
@@ -551,7 +552,7 @@ class Engine:
         chooser = dealer if rules.start_colour_by_dealer else left
         at_start = face_rules.at_start
         if "flip" in at_start:
-            self._flip()
+            self._flip(face_rules)
             face = state.top_face()  # type: ignore[assignment]
             state.colour = face.colour
             if face.face_class is FaceClass.WILD:
@@ -700,11 +701,11 @@ class Engine:
         else:
             following = state.next_player(seat)
         if face_rules.flip:
-            self._flip()
+            self._flip(face_rules)
             top = state.top_face()
             assert top is not None
             state.colour = top.colour
-            if top.face_class is FaceClass.WILD and state.hand_sizes[seat] > 0:
+            if top.face_class is FaceClass.WILD and state.hand_sizes[seat] > 0 and rules.flip_chooser != "nobody":
                 state.choose_by = seat if rules.flip_colour_by_player else following
         if face_rules.gives_penalty:
             victim = state.next_player(seat)
@@ -723,6 +724,7 @@ class Engine:
                     guilty=held,
                     bluff=held and challengeable,
                     stack_kind=face_rules.face.kind if face_rules.stackable else None,
+                    into_discard=face_rules.penalty_into_discard,
                     source_card=card,
                     colour_before=colour_before,
                     evidence=evidence,
@@ -732,12 +734,13 @@ class Engine:
         if not start or face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
             state.turn = following
 
-    def _flip(self) -> None:
+    def _flip(self, face_rules) -> None:  # type: ignore[no-untyped-def]
         """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
         state = self.state
         state.side = 1 - state.side
-        state.discard_pile.reverse()
-        if state.full_mode:
+        if face_rules.flip_discard_pile:
+            state.discard_pile.reverse()
+        if state.full_mode and face_rules.flip_draw_pile:
             state.draw_pile.reverse()
 
     def _settle(self) -> None:
@@ -778,6 +781,14 @@ class Engine:
         penalty.started = True
         penalty.challengeable = False
         card = self._take(seat, named)
+        if penalty.into_discard:
+            hand = state.hands[seat]
+            if hand[card] == 1:
+                del hand[card]
+            else:
+                hand[card] -= 1
+            state.hand_sizes[seat] -= 1
+            state.discard_pile.insert(len(state.discard_pile) - 1, card)
         if penalty.count > 0:
             penalty.count -= 1
         elif penalty.until_colour is not None:
@@ -1010,17 +1021,19 @@ class Engine:
             raise Reject("invalid-reshuffle", "reshuffle", f"round {state.round_number} is over")
         if state.draw_pile_size():
             raise Reject("invalid-reshuffle", "reshuffle", f"the draw pile still holds {state.draw_pile_size()} cards")
-        rest = state.discard_pile[:-1]
+        keep_top = self.rules.reshuffle_keeps_top
+        rest = state.discard_pile[:-1] if keep_top else list(state.discard_pile)
         if state.full_mode:
             if Counter(cards) != Counter(rest):
-                raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile under its top card")
+                under = "under its top card" if keep_top else "with its top card"
+                raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile {under}")
             state.draw_pile = cards[::-1]
         else:
             if cards:
                 raise Reject("invalid-reshuffle", "reshuffle", "in observed mode a reshuffle names no cards")
             state.draw_counts = dict(Counter(rest))
             state.observed_size = len(rest)
-        del state.discard_pile[:-1]
+        del state.discard_pile[: len(rest)]
         self._settle()
 
     def _score(self, event: ev.Score) -> None:

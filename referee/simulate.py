@@ -42,8 +42,11 @@ class Simulator:
         self.on_step = on_step
         self.engine = Engine(rules)
         self.hidden: list[Card] = []
+        self.before_step: Callable[[Engine, ev.Event], None] | None = None
 
     def _emit(self, event: ev.Event) -> ev.Event:
+        if self.before_step is not None:
+            self.before_step(self.engine, event)
         diagnostic = self.engine.apply(event)
         if diagnostic is not None:
             raise SimulationError(f"engine refused simulated line {event.line} '{format_event(event)}': {diagnostic.code}: {diagnostic.message}")
@@ -150,7 +153,7 @@ class Simulator:
         self._flipped = False
         names = self.names
         line = next_line()
-        if state.draw_pile_size() == 0 and engine.can_reshuffle():
+        if state.draw_pile_size() == 0 and (engine.can_reshuffle() or not self.rules.reshuffle_keeps_top and state.discard_pile):
             return self._reshuffle(line)
         if state.uno_player is not None and not state.uno_called and not state.uno_caught:
             chance = rng.random()
@@ -270,7 +273,7 @@ class Simulator:
 
     def _reshuffle(self, line: int) -> ev.Reshuffle:
         state = self.engine.state
-        rest = list(state.discard_pile[:-1])
+        rest = list(state.discard_pile[:-1] if self.rules.reshuffle_keeps_top else state.discard_pile)
         self.random.shuffle(rest)
         if self.mode == "full":
             return ev.Reshuffle(line, tuple(card.token for card in rest))

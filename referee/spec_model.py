@@ -43,9 +43,15 @@ CHECKS = frozenset(
         "call", "uncaught", "catch", "round-over", "score", "game-over",
     }
 )
+# Settings an effect may take, with their allowed values (the first is the default).
+EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "next-player-draws": {"into": ("hand", "discard-pile")},
+    "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
+}
 OPTION_CHOICES: dict[str, frozenset[str]] = {
     "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
-    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped"}),
+    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped", "nobody"}),
+    "reshuffle": frozenset({"keep-top", "take-all"}),
     "two-player-reverse": frozenset({"skip", "reverse"}),
     "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
     "dealer-rotation": frozenset({"left", "right"}),
@@ -89,8 +95,14 @@ class Rule:
 
 @dataclass(frozen=True, slots=True)
 class Effect:
+    """One effect of a face: a name, an amount where it takes one, and named settings."""
+
     name: str
     amount: int | None = None
+    settings: tuple[tuple[str, str], ...] = ()
+
+    def setting(self, key: str, default: str) -> str:
+        return dict(self.settings).get(key, default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +147,7 @@ class Spec:
     option_rules: dict[str, str]
     rules: tuple[Rule, ...]
     deck: tuple[str, ...]
+    deck_official: bool = True
 
     def option(self, name: str) -> object:
         return self.options[name]
@@ -209,6 +222,18 @@ class _Reader:
         return value == "true"
 
 
+def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
+    """A whole number that may be negative (points: the prover, not the loader, judges their sign)."""
+    value = reader.text(node, what)
+    if value is None:
+        return None
+    assert node is not None
+    if not re.fullmatch(r"-?(0|[1-9][0-9]{0,5})", value):
+        reader.error(node.position, f"{what} must be a whole number, not '{value}'")
+        return None
+    return int(value)
+
+
 def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> str:
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
@@ -242,7 +267,8 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
 
 
 _TOP_KEYS = frozenset(
-    {"format", "name", "title", "extends", "sources", "table", "sides", "matching", "kinds", "options", "rules", "deck"}
+    {"format", "name", "title", "extends", "sources", "table", "sides", "matching", "kinds", "options", "rules", "deck",
+     "deck-composition"}
 )
 _MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options"})
 
@@ -435,7 +461,12 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     for node, token in zip(reader.sequence(deck_node, "deck"), deck_tokens):
         if catalogue.card(token.lower()) is None:
             problems.append((node.position, f"'{token}' is not a physical card of this spec's faces"))
-    if not problems:
+    composition = reader.text(tree.entries.get("deck-composition"), "deck-composition") or "official"
+    if composition not in ("official", "unchecked"):
+        problems.append((tree.entries["deck-composition"].position, f"deck-composition is official or unchecked, not '{composition}'"))
+    if composition == "unchecked":
+        spec = _replace(spec, deck_official=False)
+    elif not problems:
         for message in catalogue.composition_problems(list(spec.deck)):
             problems.append((deck_node.position if deck_node else Position(path), message))
     if problems:
@@ -488,7 +519,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             if face_class is not FaceClass.NUMBER:
                 reader.error(points_node.position, "points: face-value is only for number kinds")
         else:
-            points = reader.number(points_node, "points")
+            points = _signed(reader, points_node, "points")
         effects = []
         for effect_node in reader.sequence(entry.entries.get("effects"), "effects"):
             effect = _read_effect(reader, effect_node)
@@ -536,6 +567,8 @@ def _read_effect(reader: _Reader, node: Node) -> Effect | None:
         return None
     if isinstance(node, Mapping) and len(node.entries) == 1:
         (name, value), = node.entries.items()
+        if isinstance(value, Mapping) and name in EFFECT_SETTINGS:
+            return _read_effect_settings(reader, name, value)
         if name not in EFFECTS_WITH_AMOUNT:
             reader.error(node.keys[name], f"unknown effect '{name}' with an amount{_did_you_mean(name, EFFECTS_WITH_AMOUNT)}")
             return None
@@ -543,6 +576,30 @@ def _read_effect(reader: _Reader, node: Node) -> Effect | None:
         return Effect(name, amount) if amount is not None else None
     reader.error(node.position, "an effect is a name, or one name with an amount (e.g. {next-player-draws: 2})")
     return None
+
+
+def _read_effect_settings(reader: _Reader, name: str, node: Mapping) -> Effect | None:
+    """``{flip: {draw-pile: keep}}`` or ``{next-player-draws: {count: 5, into: discard-pile}}``."""
+    allowed = EFFECT_SETTINGS[name]
+    keys = set(allowed) | ({"count"} if name in EFFECTS_WITH_AMOUNT else set())
+    reader.keys(node, keys, {"count"} if name in EFFECTS_WITH_AMOUNT else set(), f"effect '{name}'")
+    amount = reader.number(node.entries.get("count"), "count", 1) if name in EFFECTS_WITH_AMOUNT else None
+    settings = []
+    for key, choices in allowed.items():
+        value = reader.text(node.entries.get(key), key)
+        if value is None:
+            continue
+        if value not in choices:
+            reader.error(node.entries[key].position, f"{key} is one of {', '.join(choices)}, not '{value}'")
+            continue
+        settings.append((key, value))
+    return Effect(name, amount, tuple(settings))
+
+
+def _replace(spec: Spec, **changes: object) -> Spec:
+    import dataclasses
+
+    return dataclasses.replace(spec, **changes)  # type: ignore[arg-type]
 
 
 def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -> tuple[dict[str, object], dict[str, str]]:

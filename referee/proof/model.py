@@ -1,0 +1,334 @@
+"""The rules as Z3 constraints: an abstract game state and one transition relation per event kind.
+
+Compiled from the same ``Rules`` as the engine, by the same vocabulary: a
+face's effects (reverse, skip, skip everyone, flip and its pile settings,
+penalties and where their cards go, wild colours), the options (two-player
+reverse, who chooses after a flip, how a reshuffle treats the top card) and
+the table (hand size, deck size).
+
+The state keeps what the invariants need, as the z3-notes advise: counts per
+place (each hand, the draw pile, the discard pile) and the place of ONE
+arbitrary card. Every event moves *a* card by its place, never by its name,
+so a proof about one arbitrary card is a proof about all of them (the
+symmetry argument; the engine/Z3 agreement test checks the events really are
+uniform). Quantities are ``Int`` (never bit-vectors), every query has a
+timeout and a fixed seed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from referee.compiler import FaceRules, Rules
+
+NONE = -1
+
+
+@dataclass
+class State:
+    """One abstract state for ``n`` players; ``card`` is the place of one arbitrary card."""
+
+    n: int
+    hands: list[Any]
+    draw: Any
+    discard: Any
+    card: Any
+    side: Any
+    turn: Any
+    direction: Any
+    colour: Any
+    pending: Any
+    drew: Any
+
+    @staticmethod
+    def make(n: int, tag: str) -> State:
+        return State(
+            n=n,
+            hands=[z3.Int(f"hand{i}_{tag}") for i in range(n)],
+            draw=z3.Int(f"draw_{tag}"),
+            discard=z3.Int(f"discard_{tag}"),
+            card=z3.Int(f"card_{tag}"),
+            side=z3.Int(f"side_{tag}"),
+            turn=z3.Int(f"turn_{tag}"),
+            direction=z3.Int(f"direction_{tag}"),
+            colour=z3.Int(f"colour_{tag}"),
+            pending=z3.Bool(f"pending_{tag}"),
+            drew=z3.Bool(f"drew_{tag}"),
+        )
+
+    @property
+    def draw_place(self) -> int:
+        return self.n
+
+    @property
+    def discard_place(self) -> int:
+        return self.n + 1
+
+    def count_at(self, place: Any) -> Any:
+        expression = self.discard
+        expression = z3.If(place == self.draw_place, self.draw, expression)
+        for seat in range(self.n - 1, -1, -1):
+            expression = z3.If(place == seat, self.hands[seat], expression)
+        return expression
+
+    def total(self) -> Any:
+        return z3.Sum(*self.hands, self.draw, self.discard)
+
+    def hand(self, seat: Any) -> Any:
+        if isinstance(seat, int):
+            return self.hands[seat]
+        expression = self.hands[-1]
+        for index in range(self.n - 2, -1, -1):
+            expression = z3.If(seat == index, self.hands[index], expression)
+        return expression
+
+    def values(self, model: z3.ModelRef) -> dict[str, Any]:
+        def value(term: Any) -> Any:
+            evaluated = model.eval(term, model_completion=True)
+            return z3.is_true(evaluated) if z3.is_bool(evaluated) else evaluated.as_long()
+
+        return {
+            "hands": [value(h) for h in self.hands], "draw": value(self.draw), "discard": value(self.discard),
+            "card": value(self.card), "side": value(self.side), "turn": value(self.turn),
+            "direction": value(self.direction), "colour": value(self.colour), "pending": value(self.pending),
+        }
+
+
+class Model:
+    """Transition relations and invariants for one compiled spec and one player count."""
+
+    def __init__(self, rules: Rules, n: int, cards: int) -> None:
+        self.rules = rules
+        self.n = n
+        self.cards = cards
+        colours = list(rules.spec.colours[0]) + list(rules.spec.colours[1])
+        self.colour_index = {colour: index for index, colour in enumerate(colours)}
+        self.side_colours = [
+            [self.colour_index[c] for c in rules.spec.colours[0]],
+            [self.colour_index[c] for c in rules.spec.colours[1]],
+        ]
+        self.signatures = self._signatures()
+
+    # -- vocabulary helpers
+
+    def colour_of(self, face_rules: FaceRules) -> int:
+        colour = face_rules.face.colour
+        return self.colour_index[colour] if colour is not None else NONE
+
+    def in_side(self, colour: Any, side: Any) -> Any:
+        return z3.Or(
+            z3.And(side == 0, z3.Or(*[colour == c for c in self.side_colours[0]])),
+            z3.And(side == 1, z3.Or(*[colour == c for c in self.side_colours[1]])),
+        )
+
+    def _signatures(self) -> list[FaceRules]:
+        """One face for each distinct behaviour: the proofs need not tell two red 7s apart."""
+        seen: dict[tuple[Any, ...], FaceRules] = {}
+        for face_rules in self.rules.faces.values():
+            key = (
+                face_rules.face.side, face_rules.face.face_class, face_rules.reverse, face_rules.skip,
+                face_rules.skip_everyone, face_rules.flip, face_rules.flip_draw_pile, face_rules.flip_discard_pile,
+                face_rules.draw, face_rules.draw_until_colour, face_rules.penalty_into_discard, face_rules.choose_colour,
+            )
+            seen.setdefault(key, face_rules)
+        return list(seen.values())
+
+    def seat(self, expression: Any) -> Any:
+        return z3.And(expression >= 0, expression < self.n)
+
+    def next_seat(self, seat: Any, direction: Any, steps: int = 1) -> Any:
+        return (seat + direction * steps) % self.n
+
+    # -- the same-except frame
+
+    def frame(self, pre: State, post: State, changed: set[str]) -> list[Any]:
+        constraints = []
+        for name in ("draw", "discard", "card", "side", "turn", "direction", "colour", "pending", "drew"):
+            if name not in changed:
+                constraints.append(getattr(post, name) == getattr(pre, name))
+        if "hands" not in changed:
+            constraints.extend(a == b for a, b in zip(post.hands, pre.hands))
+        return constraints
+
+    # -- transitions, one per event kind
+
+    def play(self, pre: State, post: State, seat: Any, face_rules: FaceRules, face_colour: Any,
+             chosen: Any, uncovered: Any, moved: Any) -> Any:
+        """``seat`` plays a face with ``face_rules`` (its colour ``face_colour``); ``moved``: the arbitrary card is the one played."""
+        n = self.n
+        rules = self.rules
+        constraints = [
+            self.seat(seat),
+            pre.side == face_rules.face.side,
+            *[hand >= 1 for hand in pre.hands],
+            z3.Not(pre.pending),
+            z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
+            post.draw == pre.draw,
+            post.discard == pre.discard + 1,
+            post.card == z3.If(moved, pre.discard_place, pre.card),
+            z3.Implies(moved, pre.card == seat),
+            z3.Implies(z3.And(pre.card == seat, pre.hand(seat) == 1), moved),
+            z3.Not(post.drew),
+        ]
+        for index in range(n):
+            constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]))
+        direction = -pre.direction if face_rules.reverse else pre.direction
+        constraints.append(post.direction == direction)
+        constraints.append(post.side == (1 - pre.side if face_rules.flip else pre.side))
+        if face_rules.gives_penalty:
+            following = self.next_seat(seat, direction)
+        elif face_rules.reverse:
+            if n == 2 and rules.two_player_reverse_skips:
+                following = seat
+            else:
+                following = self.next_seat(seat, direction)
+        elif face_rules.skip_everyone:
+            following = seat
+        elif face_rules.skip:
+            following = self.next_seat(seat, direction, 1 + face_rules.skip)
+        else:
+            following = self.next_seat(seat, direction)
+        constraints.append(post.turn == following)
+        if face_rules.choose_colour:
+            constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
+        elif face_rules.flip:
+            hand_after = post.hand(seat)
+            chooser = rules.flip_chooser != "nobody"
+            constraints += [
+                z3.Or(uncovered == NONE, self.in_side(uncovered, post.side)),
+                post.colour == uncovered,
+                post.pending == z3.And(uncovered == NONE, hand_after > 0, z3.BoolVal(chooser)),
+            ]
+        else:
+            constraints += [self.in_side(face_colour, pre.side), post.colour == face_colour, z3.Not(post.pending)]
+        return z3.And(*constraints)
+
+    def draw(self, pre: State, post: State, seat: Any, count: Any, penalty: bool, into_discard: bool,
+             completes: Any, next_turn: Any, moved: Any) -> Any:
+        """``seat`` draws ``count`` cards, for the turn or for a penalty (into a hand, or the discard pile)."""
+        constraints = [
+            self.seat(seat), count >= 0, pre.draw >= count, post.draw == pre.draw - count, pre.hand(seat) >= 1,
+            z3.Implies(moved, z3.And(pre.card == pre.draw_place, count >= 1)),
+            z3.Implies(z3.And(pre.card == pre.draw_place, pre.draw == count, count >= 1), moved),
+        ]
+        if into_discard:
+            constraints += [post.discard == pre.discard + count, post.card == z3.If(moved, pre.discard_place, pre.card)]
+            constraints += [a == b for a, b in zip(post.hands, pre.hands)]
+        else:
+            constraints += [post.discard == pre.discard, post.card == z3.If(moved, seat, pre.card)]
+            for index in range(self.n):
+                constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] + count, pre.hands[index]))
+        if penalty:
+            constraints += [self.seat(next_turn), post.turn == z3.If(completes, next_turn, pre.turn),
+                            post.drew == z3.If(completes, z3.BoolVal(False), pre.drew)]
+        else:
+            constraints += [
+                count <= 1, post.turn == seat, post.drew,
+                z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
+                z3.Not(z3.And(pre.drew, pre.turn == seat)),
+            ]
+        constraints += self.frame(pre, post, {"hands", "draw", "discard", "card", "turn", "drew"})
+        return z3.And(*constraints)
+
+    def settle(self, pre: State, post: State, settled: Any, settled_turn: Any) -> list[Any]:
+        """A penalty that ends during an event (drawn, or dropped with nothing left) passes the turn on."""
+        return [self.seat(settled_turn), post.turn == z3.If(settled, settled_turn, pre.turn),
+                post.drew == z3.If(settled, z3.BoolVal(False), pre.drew)]
+
+    def reshuffle(self, pre: State, post: State, moved: Any, settled: Any, settled_turn: Any) -> Any:
+        """The discard pile (less its top card, unless the spec says otherwise) becomes the draw pile."""
+        constraints = [pre.draw == 0, *self.settle(pre, post, settled, settled_turn)]
+        if self.rules.reshuffle_keeps_top:
+            constraints += [
+                pre.discard >= 1, post.draw == pre.discard - 1, post.discard == 1,
+                post.card == z3.If(moved, pre.draw_place, pre.card),
+                z3.Implies(moved, pre.card == pre.discard_place),
+                z3.Implies(z3.And(pre.card == pre.discard_place, pre.discard == 1), z3.Not(moved)),
+            ]
+        else:
+            constraints += [
+                post.draw == pre.discard, post.discard == 0,
+                post.card == z3.If(pre.card == pre.discard_place, pre.draw_place, pre.card),
+            ]
+        constraints += self.frame(pre, post, {"draw", "discard", "card", "turn", "drew"})
+        return z3.And(*constraints)
+
+    def pass_turn(self, pre: State, post: State, seat: Any) -> Any:
+        return z3.And(self.seat(seat), pre.turn == seat, pre.drew, post.turn == self.next_seat(seat, pre.direction),
+                      z3.Not(post.drew), *self.frame(pre, post, {"turn", "drew"}))
+
+    def choose(self, pre: State, post: State, colour: Any) -> Any:
+        return z3.And(pre.pending, self.in_side(colour, pre.side), post.colour == colour, z3.Not(post.pending),
+                      *self.frame(pre, post, {"colour", "pending"}))
+
+    def unchanged(self, pre: State, post: State, settled: Any, settled_turn: Any) -> Any:
+        """Calls, catches, challenges and score claims move no card (a challenge may settle a penalty)."""
+        return z3.And(*self.settle(pre, post, settled, settled_turn), *self.frame(pre, post, {"turn", "drew"}))
+
+    def deal(self, state: State) -> Any:
+        """A state right after the deal and the card turned up (flips and wilds at the start included)."""
+        n = self.n
+        hand_size = self.rules.spec.hand_size
+        deck = len(self.rules.deck)
+        start = self.rules.spec.start_side
+        return z3.And(
+            *[hand == hand_size for hand in state.hands],
+            state.draw == deck - n * hand_size - 1, state.discard == 1,
+            z3.Or(state.side == start, state.side == 1 - start),
+            self.seat(state.turn), z3.Or(state.direction == 1, state.direction == -1),
+            z3.Or(state.pending, self.in_side(state.colour, state.side)),
+            z3.Not(state.drew),
+            state.card >= 0, state.card <= n + 1, state.count_at(state.card) >= 1,
+        )
+
+    def step(self, pre: State, post: State, tag: str) -> Any:
+        """Any one event, with every parameter symbolic: the disjunction of all transitions."""
+        seat = z3.Int(f"seat_{tag}")
+        count = z3.Int(f"count_{tag}")
+        chosen = z3.Int(f"chosen_{tag}")
+        uncovered = z3.Int(f"uncovered_{tag}")
+        face_colour = z3.Int(f"face_colour_{tag}")
+        moved = z3.Bool(f"moved_{tag}")
+        completes = z3.Bool(f"completes_{tag}")
+        next_turn = z3.Int(f"next_turn_{tag}")
+        options = [self.play(pre, post, seat, f, face_colour, chosen, uncovered, moved) for f in self.signatures]
+        for into_discard in sorted({False} | {f.penalty_into_discard for f in self.signatures}):
+            options.append(self.draw(pre, post, seat, count, True, into_discard, completes, next_turn, moved))
+        options.append(self.draw(pre, post, seat, count, False, False, completes, next_turn, moved))
+        options += [self.reshuffle(pre, post, moved, completes, next_turn), self.pass_turn(pre, post, seat),
+                    self.choose(pre, post, chosen), self.unchanged(pre, post, completes, next_turn)]
+        return z3.Or(*options)
+
+    # -- invariants over one state
+
+    def conservation(self, state: State) -> Any:
+        return z3.And(
+            *[hand >= 0 for hand in state.hands], state.draw >= 0, state.discard >= 0,
+            state.total() == self.cards,
+            state.card >= 0, state.card <= self.n + 1, state.count_at(state.card) >= 1,
+        )
+
+    def turn_valid(self, state: State) -> Any:
+        return z3.And(self.seat(state.turn), z3.Or(state.direction == 1, state.direction == -1))
+
+    def colour_of_side(self, state: State) -> Any:
+        """While the round is being played (no hand is empty) the colour in play belongs to the side, or is being chosen."""
+        round_over = z3.Or(*[hand == 0 for hand in state.hands])
+        return z3.And(z3.Or(state.side == 0, state.side == 1),
+                      z3.Or(state.pending, self.in_side(state.colour, state.side), round_over))
+
+    def discard_has_top(self, state: State) -> Any:
+        return z3.And(state.discard >= 1, state.draw >= 0)
+
+
+def solver(timeout_ms: int) -> z3.Solver:
+    """A solver with a timeout and fixed seeds: the same question gets the same answer."""
+    result = z3.Solver()
+    result.set("timeout", timeout_ms)
+    result.set("random_seed", 7)
+    z3.set_param("smt.random_seed", 7)
+    z3.set_param("sat.random_seed", 7)
+    return result

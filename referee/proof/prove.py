@@ -1,0 +1,502 @@
+"""``referee prove``: the invariants of a spec, proved with Z3; the gaps in its rules; counterexamples as logs.
+
+Each invariant is one of three kinds of question:
+- induction over the transition relation (``Init => Inv`` and
+  ``Inv /\\ T => Inv'`` both valid), for every player count;
+- a property of one transition kind (a flip's effect on pile order, a draw's
+  destination), asked over symbolic positions and counts;
+- a question about the spec's data (the deck's composition, the values that
+  can be scored, whether each face can match something).
+A failed proof is ``refuted`` only when Z3 produced a model; a timeout or
+``unknown`` is ``unknown`` and never counts as proved. For a refuted invariant
+the engine searches concrete games under the same spec for the shortest one
+that reaches a violating state, and prints it as a game log.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from referee.cards import FaceClass
+from referee.compiler import Rules, load_rules
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.errors import Position, SpecError
+from referee.proof.model import NONE, Model, State, solver
+from referee.spec_loader import Mapping, Scalar, Sequence, load_file
+
+PLAYER_COUNTS = tuple(range(2, 11))
+TIMEOUT_MS = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class Invariant:
+    id: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    id: str
+    summary: str
+    ruling: int
+
+
+@dataclass(frozen=True, slots=True)
+class Invariants:
+    cards: int
+    invariants: tuple[Invariant, ...]
+    gaps: tuple[Gap, ...]
+
+
+@dataclass
+class Outcome:
+    id: str
+    status: str
+    players: list[int]
+    seconds: float
+    counterexample: str | None = None
+    detail: str = ""
+    refuted_for: list[int] = field(default_factory=list)
+
+
+def load_invariants(path: Path | None = None) -> Invariants:
+    """The invariants declared beside the shipped specs (``specs/invariants.yml``)."""
+    if path is None:
+        path = Path(str(resources.files("referee.specs").joinpath("invariants.yml")))
+    tree = load_file(path)
+    problems: list[tuple[Position, str]] = []
+
+    def text(node: Any, what: str) -> str:
+        if not isinstance(node, Scalar):
+            problems.append((getattr(node, "position", Position(str(path))), f"{what} must be a value"))
+            return ""
+        return node.value
+
+    constants = tree.entries.get("constants")
+    cards = int(text(constants.entries.get("cards"), "cards") or 0) if isinstance(constants, Mapping) else 0
+    invariants, gaps = [], []
+    for key, target in (("invariants", invariants), ("gaps", gaps)):
+        node = tree.entries.get(key)
+        for item in node.items if isinstance(node, Sequence) else ():
+            if not isinstance(item, Mapping):
+                problems.append((item.position, f"each of {key} is a mapping"))
+                continue
+            if key == "invariants":
+                target.append(Invariant(text(item.entries.get("id"), "id"), text(item.entries.get("summary"), "summary")))
+            else:
+                target.append(Gap(text(item.entries.get("id"), "id"), text(item.entries.get("summary"), "summary"),
+                                  int(text(item.entries.get("ruling"), "ruling") or 0)))
+    known = set(_CHECKERS)
+    for invariant in invariants:
+        if invariant.id not in known:
+            problems.append((tree.position, f"invariant '{invariant.id}' has no proof procedure"))
+    if problems:
+        raise SpecError(problems)
+    return Invariants(cards, tuple(invariants), tuple(gaps))
+
+
+# -- the questions
+
+
+def _answer(check: z3.Solver) -> str:
+    """sat / unsat / unknown, with the solver's reason for unknown."""
+    result = check.check()
+    if result == z3.unsat:
+        return "unsat"
+    if result == z3.sat:
+        return "sat"
+    return "unknown"
+
+
+@dataclass
+class _Context:
+    """The model, states and transition formula for one spec and player count, built once per run."""
+
+    model: Model
+    start: State
+    pre: State
+    post: State
+    step: Any
+    deal: Any
+
+
+_CONTEXTS: dict[tuple[int, int, int], _Context] = {}
+
+
+def _context(rules: Rules, n: int, cards: int) -> _Context:
+    key = (id(rules), n, cards)
+    context = _CONTEXTS.get(key)
+    if context is None:
+        model = Model(rules, n, cards)
+        start, pre, post = State.make(n, "0"), State.make(n, "a"), State.make(n, "b")
+        context = _Context(model, start, pre, post, model.step(pre, post, "t"), model.deal(start))
+        _CONTEXTS[key] = context
+    return context
+
+
+def _inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
+    """'proved' when Init => Inv and Inv /\\ T => Inv' are valid; 'refuted' with a model; else 'unknown'."""
+    context = _context(rules, n, cards)
+    model = context.model
+    base = solver(timeout_ms)
+    base.add(context.deal, z3.Not(predicate(model, context.start)))
+    answer = _answer(base)
+    if answer != "unsat":
+        return "refuted" if answer == "sat" else "unknown"
+    step = solver(timeout_ms)
+    step.add(predicate(model, context.pre), context.step, z3.Not(predicate(model, context.post)))
+    answer = _answer(step)
+    return {"unsat": "proved", "sat": "refuted"}.get(answer, "unknown")
+
+
+def _per_player_count(rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...],
+                      timeout_ms: int) -> tuple[str, list[int]]:
+    results = {n: _inductive(rules, n, cards, predicate, timeout_ms) for n in players}
+    refuted = [n for n, status in results.items() if status == "refuted"]
+    if refuted:
+        return "refuted", refuted
+    if any(status == "unknown" for status in results.values()):
+        return "unknown", []
+    return "proved", []
+
+
+def _conservation(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    return _per_player_count(rules, cards, lambda m, s: m.conservation(s), players, timeout_ms)
+
+
+def _turn_valid(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    return _per_player_count(rules, cards, lambda m, s: m.turn_valid(s), players, timeout_ms)
+
+
+def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    return _per_player_count(rules, cards, lambda m, s: m.colour_of_side(s), players, timeout_ms)
+
+
+def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    return _per_player_count(rules, cards, lambda m, s: m.discard_has_top(s), players, timeout_ms)
+
+
+def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """Every place shows a side; a flip turns every place at once, and nothing else turns any."""
+    refuted = []
+    for n in players:
+        shown = [z3.Int(f"shows{i}") for i in range(n + 2)]
+        after = [z3.Int(f"shows{i}_after") for i in range(n + 2)]
+        side, side_after, flip = z3.Int("side"), z3.Int("side_after"), z3.Bool("flip")
+        check = solver(timeout_ms)
+        check.add(*[s == side for s in shown], z3.Or(side == 0, side == 1))
+        check.add(side_after == z3.If(flip, 1 - side, side), *[a == z3.If(flip, 1 - s, s) for a, s in zip(after, shown)])
+        check.add(z3.Not(z3.And(*[a == side_after for a in after])))
+        answer = _answer(check)
+        if answer == "unknown":
+            return "unknown", []
+        if answer == "sat":
+            refuted.append(n)
+    return ("refuted", refuted) if refuted else ("proved", [])
+
+
+def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """For every flip face: any two cards of either pile swap order, and a second flip restores both."""
+    for face_rules in rules.faces.values():
+        if not face_rules.flip:
+            continue
+        for reverses in (face_rules.flip_draw_pile, face_rules.flip_discard_pile):
+            length, first, second = z3.Ints("length first second")
+
+            def turned(position: Any, reverses: bool = reverses) -> Any:
+                return length - 1 - position if reverses else position
+
+            check = solver(timeout_ms)
+            check.add(length >= 2, length <= cards, first >= 0, first < second, second < length)
+            check.add(z3.Not(z3.And(turned(first) > turned(second), turned(turned(first)) == first, turned(turned(second)) == second)))
+            answer = _answer(check)
+            if answer == "sat":
+                return "refuted", list(players)
+            if answer == "unknown":
+                return "unknown", []
+    return "proved", []
+
+
+def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """Every draw transition adds exactly the cards it takes from the draw pile to the drawer's hand."""
+    refuted = []
+    for n in players:
+        model = Model(rules, n, cards)
+        pre, post = State.make(n, "a"), State.make(n, "b")
+        seat, count, next_turn = z3.Int("seat"), z3.Int("count"), z3.Int("next_turn")
+        completes, moved = z3.Bool("completes"), z3.Bool("moved")
+        draws = [model.draw(pre, post, seat, count, False, False, completes, next_turn, moved)]
+        for into_discard in sorted({f.penalty_into_discard for f in model.signatures if f.gives_penalty}):
+            draws.append(model.draw(pre, post, seat, count, True, into_discard, completes, next_turn, moved))
+        check = solver(timeout_ms)
+        check.add(model.conservation(pre), z3.Or(*draws), z3.Not(post.hand(seat) == pre.hand(seat) + count))
+        answer = _answer(check)
+        if answer == "unknown":
+            return "unknown", []
+        if answer == "sat":
+            refuted.append(n)
+    return ("refuted", refuted) if refuted else ("proved", [])
+
+
+def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """Totals stay >= 0 and a round's points lie between 0 and the value of every card but one."""
+    for side in (0, 1):
+        copies: Counter[int] = Counter()
+        for face, count in _deck_faces(rules, side).items():
+            copies[rules.faces[face].points] += count
+        held = {value: z3.Int(f"held_{side}_{value}".replace("-", "m")) for value in copies}
+        total_before, points = z3.Int("total_before"), z3.Int("points")
+        most = sum(max(value, 0) * count for value, count in copies.items())
+        check = solver(timeout_ms)
+        for value, variable in held.items():
+            check.add(variable >= 0, variable <= copies[value])
+        check.add(z3.Sum(*held.values()) <= len(rules.deck) - 1 if held else z3.BoolVal(True))
+        check.add(points == z3.Sum(*[value * variable for value, variable in held.items()]) if held else points == 0)
+        check.add(total_before >= 0)
+        check.add(z3.Not(z3.And(points >= 0, points <= most, total_before + points >= 0)))
+        answer = _answer(check)
+        if answer == "sat":
+            return "refuted", list(players)
+        if answer == "unknown":
+            return "unknown", []
+    return "proved", []
+
+
+def _deck_faces(rules: Rules, side: int) -> Counter[Any]:
+    return Counter(card.faces[side] for card in rules.deck)
+
+
+def _deck_composition(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """The spec's deck against the official counts: the manual's 112 cards, each face as often as its kind says."""
+    check = solver(timeout_ms)
+    mismatches = []
+    official = rules.catalogue.composition
+    for side in (0, 1):
+        faces = _deck_faces(rules, side)
+        for face in set(official[side]) | set(faces):
+            count = z3.Int(f"count_{side}_{face.token}")
+            check.add(count == faces.get(face, 0))
+            mismatches.append(count != official[side].get(face, 0))
+    size = z3.Int("deck_size")
+    check.add(size == len(rules.deck))
+    check.add(z3.Or(size != cards, *mismatches))
+    answer = _answer(check)
+    return {"unsat": ("proved", []), "sat": ("refuted", list(players))}.get(answer, ("unknown", []))
+
+
+def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """Is there a face that no top card of its side, under any colour in play, lets be played? (unsat: proved)"""
+    matching = rules.spec.matching
+    stranded = []
+    for face in {card.faces[side] for card in rules.deck for side in (0, 1)}:
+        witnesses = []
+        for top in {card.faces[face.side] for card in rules.deck}:
+            for colour in ([top.colour] if top.colour is not None else sorted(rules.side_colours[face.side])):
+                witnesses.append(z3.BoolVal(
+                    (face.face_class is FaceClass.WILD and matching.wild_always)
+                    or (matching.same_colour and face.colour == colour)
+                    or (matching.same_number and face.number is not None and face.number == top.number)
+                    or (matching.same_action_kind and face.face_class is FaceClass.ACTION
+                        and top.face_class is FaceClass.ACTION and face.kind == top.kind)
+                ))
+        stranded.append(z3.Not(z3.Or(*witnesses)))
+    check = solver(timeout_ms)
+    check.add(z3.Or(*stranded))
+    answer = _answer(check)
+    return {"unsat": ("proved", []), "sat": ("refuted", list(players))}.get(answer, ("unknown", []))
+
+
+_CHECKERS: dict[str, Callable[[Rules, int, tuple[int, ...], int], tuple[str, list[int]]]] = {
+    "cards.conservation": _conservation,
+    "deck.composition": _deck_composition,
+    "sides.consistent": _sides_consistent,
+    "turn.valid": _turn_valid,
+    "flip.order": _flip_order,
+    "colour.of-side": _colour_of_side,
+    "score.bounds": _score_bounds,
+    "penalty.into-hand": _penalty_into_hand,
+    "discard.has-top": _discard_has_top,
+    "faces.playable": _faces_playable,
+}
+
+
+# -- gaps
+
+
+def gaps(rules: Rules, declared: tuple[Gap, ...], timeout_ms: int = TIMEOUT_MS) -> list[dict[str, Any]]:
+    """Each gap: a state the bare rules do not cover (shown satisfiable) and whether the spec's ruling closes it."""
+    checks = {check for rule in rules.spec.rules for check in rule.checks}
+    result = []
+    for gap in declared:
+        draw, discard, owed, playable = z3.Ints("draw discard owed playable")
+        colour_left, uncovered = z3.Ints("colour_left uncovered")
+        base = [draw >= 0, discard >= 0, owed >= 0, playable >= 0, colour_left >= 0]
+        nothing_to_draw = z3.And(draw == 0, discard <= 1)
+        if gap.id == "gap.draw-with-nothing-left":
+            situation = z3.And(owed >= 1, nothing_to_draw)
+            covered = z3.BoolVal("empty-draw" in checks)
+        elif gap.id == "gap.draw-color-missing":
+            situation = z3.And(colour_left == 0, draw + discard >= 0, owed >= 1)
+            covered = z3.BoolVal("empty-draw" in checks)
+        elif gap.id == "gap.flip-uncovers-wild":
+            situation = uncovered == NONE
+            covered = z3.BoolVal(rules.flip_chooser != "nobody")
+        elif gap.id == "gap.no-legal-event":
+            situation = z3.And(playable == 0, nothing_to_draw)
+            covered = z3.BoolVal("empty-draw" in checks)
+        else:
+            continue
+        exists = solver(timeout_ms)
+        exists.add(*base, situation)
+        open_check = solver(timeout_ms)
+        open_check.add(*base, situation, z3.Not(covered))
+        result.append({
+            "id": gap.id,
+            "summary": gap.summary,
+            "ruling": gap.ruling,
+            "reachable": _answer(exists) == "sat",
+            "closed": _answer(open_check) == "unsat",
+        })
+    return result
+
+
+# -- counterexamples: concrete games that reach a violating state
+
+
+@dataclass
+class _Snapshot:
+    draw_pile: list[Any]
+    discard_pile: list[Any]
+    hand_sizes: list[int]
+    side: int
+
+
+def _snapshot(engine: Engine) -> _Snapshot:
+    state = engine.state
+    return _Snapshot(list(state.draw_pile), list(state.discard_pile), list(state.hand_sizes), state.side)
+
+
+def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: Engine, event: Any) -> str | None:
+    """Whether this concrete step (from ``before`` by ``event`` to the engine's state) breaks the invariant."""
+    from referee import events as ev
+
+    state = engine.state
+    rules = engine.rules
+    if not state.hands or state.phase not in (PLAYING, ROUND_OVER, GAME_OVER) or not state.players:
+        return None
+    if invariant_id in ("cards.conservation", "deck.composition"):
+        total = state.card_count()
+        if total != cards:
+            return f"{total} cards in play, not {cards}"
+        if invariant_id == "deck.composition" and rules.catalogue.composition_problems([c.token for c in state.deck]):
+            return "the deck's composition is not official"
+    if invariant_id == "turn.valid" and not (0 <= state.turn < len(state.players) and state.direction in (1, -1)):
+        return "the turn left the table"
+    if invariant_id == "colour.of-side" and state.phase == PLAYING:
+        if state.choose_by is None and state.colour not in rules.side_colours[state.side]:
+            return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
+    if invariant_id == "discard.has-top" and state.phase == PLAYING and not state.discard_pile:
+        return "the discard pile has no top card"
+    if invariant_id == "score.bounds" and state.last_result is not None:
+        if min(state.totals) < 0 or (state.last_result.points or 0) < 0:
+            return f"negative score: totals {state.totals}"
+    if before is None:
+        return None
+    if invariant_id == "flip.order" and isinstance(event, ev.Play) and state.side != before.side and state.full_mode:
+        if state.draw_pile != before.draw_pile[::-1] or state.discard_pile != before.discard_pile[::-1]:
+            return "a flip did not reverse both piles"
+    if invariant_id == "penalty.into-hand" and isinstance(event, ev.Draw):
+        seat = state.seat[event.player]
+        taken = len(before.draw_pile) - len(state.draw_pile) if state.full_mode else len(event.cards)
+        if state.hand_sizes[seat] - before.hand_sizes[seat] != taken:
+            return f"{event.player} drew {taken} cards but their hand grew by {state.hand_sizes[seat] - before.hand_sizes[seat]}"
+    return None
+
+
+def find_counterexample(rules: Rules, invariant_id: str, cards: int, spec_path: str, budget_seconds: float = 20.0,
+                        seeds: int = 400) -> str | None:
+    """The shortest simulated game (full mode) found that reaches a state breaking the invariant, as a log."""
+    from referee import events as ev
+    from referee.log_writer import format_event
+    from referee.simulate import SimulationError, Simulator
+
+    best: list[ev.Event] | None = None
+    reason = ""
+    started = time.perf_counter()
+    for seed in range(seeds):
+        if time.perf_counter() - started > budget_seconds:
+            break
+        players = 2 + seed % 3
+        seen: list[ev.Event] = []
+        before: list[_Snapshot | None] = [None]
+        found: list[str] = []
+
+        def remember(engine: Engine, event: ev.Event) -> None:
+            before[0] = _snapshot(engine) if engine.state.hands else None
+
+        def check(engine: Engine, event: ev.Event) -> None:
+            seen.append(event)
+            problem = violation(invariant_id, cards, before[0], engine, event)
+            if problem:
+                found.append(problem)
+                raise _Found
+
+        simulator = Simulator(rules, players, seed, "full", max_rounds=3, on_step=check)
+        simulator.before_step = remember
+        try:
+            for _ in simulator.events():
+                if best is not None and len(seen) >= len(best):
+                    break
+        except _Found:
+            if best is None or len(seen) < len(best):
+                best, reason = list(seen), found[0]
+        except (SimulationError, IndexError, KeyError, ValueError, AssertionError):
+            continue
+        if best is not None and len(best) <= 8:
+            break
+    if best is None:
+        return None
+    header = [f"# counterexample to {invariant_id}: {reason}",
+              f"# replay: referee check --spec {spec_path} THIS-LOG"]
+    return "\n".join(header + [format_event(event) for event in best]) + "\n"
+
+
+class _Found(Exception):
+    """Internal: a violating state was reached."""
+
+
+# -- the whole run
+
+
+def prove_spec(spec_path: Path, invariants: Invariants, only: str | None = None, players: tuple[int, ...] = PLAYER_COUNTS,
+               timeout_ms: int = TIMEOUT_MS, counterexamples: bool = True) -> dict[str, Any]:
+    rules = load_rules(spec_path)
+    outcomes = []
+    for invariant in invariants.invariants:
+        if only is not None and invariant.id != only:
+            continue
+        started = time.perf_counter()
+        try:
+            status, refuted_for = _CHECKERS[invariant.id](rules, invariants.cards, players, timeout_ms)
+        except z3.Z3Exception as error:
+            status, refuted_for = "unknown", []
+            detail = f"solver error: {error}"
+        else:
+            detail = ""
+        seconds = time.perf_counter() - started
+        outcome = Outcome(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
+        if status == "refuted" and counterexamples:
+            outcome.counterexample = find_counterexample(rules, invariant.id, invariants.cards, str(spec_path))
+            if outcome.counterexample is None:
+                outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
+        outcomes.append(outcome)
+    return {"spec": str(spec_path), "name": rules.spec.name, "invariants": outcomes,
+            "gaps": gaps(rules, invariants.gaps, timeout_ms) if only is None else []}

@@ -1,0 +1,66 @@
+"""Proof results -> text, JSON (the shape of the prove contract) and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+
+def _players(players: list[int]) -> str:
+    return f"{players[0]}-{players[-1]} players" if len(players) > 1 else f"{players[0]} players"
+
+
+def render_text(result: dict[str, Any]) -> list[str]:
+    lines = [f"{result['spec']} ({result['name']})"]
+    for outcome in result["invariants"]:
+        extra = ""
+        if outcome.status == "refuted":
+            extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
+        lines.append(f"  {outcome.id:<22} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
+        if outcome.detail:
+            lines.append(f"    {outcome.detail}")
+        if outcome.counterexample:
+            lines.append("    counterexample:")
+            lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+    for gap in result["gaps"]:
+        state = "closed" if gap["closed"] else "OPEN"
+        lines.append(f"  {gap['id']:<30} {state:<7} by ruling {gap['ruling']}: {gap['summary']}")
+    return lines
+
+
+def render_json(results: list[dict[str, Any]]) -> str:
+    data = {"specs": [
+        {
+            "spec": result["spec"],
+            "invariants": [
+                {"id": o.id, "status": o.status, "players": o.players, "seconds": round(o.seconds, 4),
+                 "counterexample": o.counterexample, "refuted_for": o.refuted_for, "detail": o.detail or None}
+                for o in result["invariants"]
+            ],
+            "gaps": [{"id": g["id"], "ruling": g["ruling"], "closed": g["closed"], "summary": g["summary"]} for g in result["gaps"]],
+        }
+        for result in results
+    ]}
+    return json.dumps(data, indent=1, ensure_ascii=False)
+
+
+def render_junit(results: list[dict[str, Any]]) -> str:
+    cases = []
+    failures = errors = 0
+    for result in results:
+        for outcome in result["invariants"]:
+            body = ""
+            if outcome.status == "refuted":
+                failures += 1
+                body = f"<failure message={quoteattr('refuted')}>{escape(outcome.counterexample or outcome.detail)}</failure>"
+            elif outcome.status == "unknown":
+                errors += 1
+                body = f"<error message={quoteattr('unknown')}>{escape(outcome.detail)}</error>"
+            cases.append(f'  <testcase classname={quoteattr(result["name"])} name={quoteattr(outcome.id)} time="{outcome.seconds:.4f}">{body}</testcase>')
+        for gap in result["gaps"]:
+            body = "" if gap["closed"] else f"<failure message={quoteattr('open gap')}>{escape(gap['summary'])}</failure>"
+            failures += 0 if gap["closed"] else 1
+            cases.append(f'  <testcase classname={quoteattr(result["name"])} name={quoteattr(gap["id"])} time="0">{body}</testcase>')
+    header = f'<testsuite name="referee prove" tests="{len(cases)}" failures="{failures}" errors="{errors}">'
+    return "\n".join(['<?xml version="1.0" encoding="utf-8"?>', header, *cases, "</testsuite>"]) + "\n"
