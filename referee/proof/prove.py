@@ -332,38 +332,61 @@ _CHECKERS: dict[str, Callable[[Rules, int, tuple[int, ...], int], tuple[str, lis
 
 
 def gaps(rules: Rules, declared: tuple[Gap, ...], timeout_ms: int = TIMEOUT_MS) -> list[dict[str, Any]]:
-    """Each gap: a state the bare rules do not cover (shown satisfiable) and whether the spec's ruling closes it."""
+    """Each gap: a situation the bare rules leave without a way forward, and whether the spec's ruling gives one.
+
+    A situation is a set of abstract states (pile sizes, what is owed, what
+    the player to move holds). The gap is open when some state of it has no
+    enabled transition that makes progress (draws a card, rebuilds the draw
+    pile, ends the penalty or the turn, defines the colour). It is asked twice:
+    with the spec's transitions (``closed``) and with the closing ruling's
+    transition taken away (``needs_ruling``: the ruling is what closes it).
+    """
     checks = {check for rule in rules.spec.rules for check in rule.checks}
+    empty_draw_rule = "empty-draw" in checks
+    chooser = rules.flip_chooser != "nobody"
+    keeps_top = 1 if rules.reshuffle_keeps_top else 0
+    draw, discard, owed, playable, colour_left, wilds_held = z3.Ints("draw discard owed playable colour_left wilds_held")
+    colour_defined = z3.Bool("colour_defined")
+    sane = [draw >= 0, discard >= 0, draw + discard <= len(rules.deck), owed >= 0, playable >= 0, colour_left >= 0,
+            wilds_held >= 0, colour_left <= draw + discard]
+    nothing_to_draw = z3.And(draw == 0, discard - keeps_top <= 0)
+    rebuild = z3.And(draw == 0, discard - keeps_top >= 1)
+
+    def situation_and_progress(gap_id: str, with_ruling: bool) -> tuple[Any, Any] | None:
+        if gap_id == "gap.draw-with-nothing-left":
+            return (z3.And(owed >= 1, nothing_to_draw),
+                    z3.Or(draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+        if gap_id == "gap.draw-color-missing":
+            return (z3.And(colour_left == 0, nothing_to_draw),
+                    z3.Or(z3.And(colour_left >= 1, draw >= 1), draw >= 1, rebuild,
+                          z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+        if gap_id == "gap.flip-uncovers-wild":
+            return (z3.And(z3.Not(colour_defined), wilds_held == 0),
+                    z3.Or(colour_defined, z3.BoolVal(with_ruling and chooser), wilds_held >= 1))
+        if gap_id == "gap.no-legal-event":
+            return (z3.And(playable == 0, nothing_to_draw),
+                    z3.Or(playable >= 1, draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+        return None
+
     result = []
     for gap in declared:
-        draw, discard, owed, playable = z3.Ints("draw discard owed playable")
-        colour_left, uncovered = z3.Ints("colour_left uncovered")
-        base = [draw >= 0, discard >= 0, owed >= 0, playable >= 0, colour_left >= 0]
-        nothing_to_draw = z3.And(draw == 0, discard <= 1)
-        if gap.id == "gap.draw-with-nothing-left":
-            situation = z3.And(owed >= 1, nothing_to_draw)
-            covered = z3.BoolVal("empty-draw" in checks)
-        elif gap.id == "gap.draw-color-missing":
-            situation = z3.And(colour_left == 0, draw + discard >= 0, owed >= 1)
-            covered = z3.BoolVal("empty-draw" in checks)
-        elif gap.id == "gap.flip-uncovers-wild":
-            situation = uncovered == NONE
-            covered = z3.BoolVal(rules.flip_chooser != "nobody")
-        elif gap.id == "gap.no-legal-event":
-            situation = z3.And(playable == 0, nothing_to_draw)
-            covered = z3.BoolVal("empty-draw" in checks)
-        else:
+        with_spec = situation_and_progress(gap.id, True)
+        without = situation_and_progress(gap.id, False)
+        if with_spec is None or without is None:
             continue
-        exists = solver(timeout_ms)
-        exists.add(*base, situation)
-        open_check = solver(timeout_ms)
-        open_check.add(*base, situation, z3.Not(covered))
+        reachable = solver(timeout_ms)
+        reachable.add(*sane, with_spec[0])
+        stuck = solver(timeout_ms)
+        stuck.add(*sane, with_spec[0], z3.Not(with_spec[1]))
+        bare = solver(timeout_ms)
+        bare.add(*sane, without[0], z3.Not(without[1]))
         result.append({
             "id": gap.id,
             "summary": gap.summary,
             "ruling": gap.ruling,
-            "reachable": _answer(exists) == "sat",
-            "closed": _answer(open_check) == "unsat",
+            "reachable": _answer(reachable) == "sat",
+            "needs_ruling": _answer(bare) == "sat",
+            "closed": _answer(stuck) == "unsat",
         })
     return result
 

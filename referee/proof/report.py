@@ -24,8 +24,9 @@ def render_text(result: dict[str, Any]) -> list[str]:
             lines.append("    counterexample:")
             lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
     for gap in result["gaps"]:
-        state = "closed" if gap["closed"] else "OPEN"
-        lines.append(f"  {gap['id']:<30} {state:<7} by ruling {gap['ruling']}: {gap['summary']}")
+        state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
+        needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
+        lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
     return lines
 
 
@@ -38,7 +39,8 @@ def render_json(results: list[dict[str, Any]]) -> str:
                  "counterexample": o.counterexample, "refuted_for": o.refuted_for, "detail": o.detail or None}
                 for o in result["invariants"]
             ],
-            "gaps": [{"id": g["id"], "ruling": g["ruling"], "closed": g["closed"], "summary": g["summary"]} for g in result["gaps"]],
+            "gaps": [{"id": g["id"], "ruling": g["ruling"], "closed": g["closed"], "needs_ruling": g["needs_ruling"],
+                      "summary": g["summary"]} for g in result["gaps"]],
         }
         for result in results
     ]}
