@@ -42,7 +42,7 @@ class _Tracker:
                 dispute.applied = False
             else:
                 still_open.append(dispute)
-        for dispute in engine.disputes[self.seen:]:
+        for dispute in engine.disputes[self.seen :]:
             if dispute.ruling == "invalid":
                 self.awaiting_next.append(dispute)
             elif dispute.penalty is None or not any(p is dispute.penalty for p in engine.state.penalties):
@@ -94,7 +94,7 @@ def _cards_drawn(engine: Engine, events: list[ev.Event]) -> list[str] | None:
     if twin.apply(last) is not None:
         return []
     taken = len(before) - len(twin.state.draw_pile)
-    return [card.token for card in reversed(before[len(before) - taken:])]
+    return [card.token for card in reversed(before[len(before) - taken :])]
 
 
 def _owed(penalty: Penalty, names: tuple[str, ...], extra: int = 0) -> dict[str, Any]:
@@ -117,20 +117,30 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
     if state.uno_player is not None and not state.uno_called and not state.uno_caught:
         player = names[state.uno_player]
         catcher = next(name for name in names if name != player)
-        result.append({
-            "kind": "catch",
-            "line": state.uno_line,
-            "against": player,
-            "who": [name for name in names if name != player],
-            "until": "the next plays, draws, passes, chooses or challenges line",
-            "rule": rules.check_rules["catch"].id,
-            "outcomes": [{
-                "if": "caught",
-                "ruling": "valid",
-                "penalty": {"player": player, "cards": rules.catch_penalty, "until_colour": None, "extra": 0, "loses_turn": False},
-                "cards_drawn": _cards_drawn(engine, [ev.Catch(0, catcher, player), ev.Draw(0, player, ())]),
-            }],
-        })
+        result.append(
+            {
+                "kind": "catch",
+                "line": state.uno_line,
+                "against": player,
+                "who": [name for name in names if name != player],
+                "until": "the next plays, draws, passes, chooses or challenges line",
+                "rule": rules.check_rules["catch"].id,
+                "outcomes": [
+                    {
+                        "if": "caught",
+                        "ruling": "valid",
+                        "penalty": {
+                            "player": player,
+                            "cards": rules.catch_penalty,
+                            "until_colour": None,
+                            "extra": 0,
+                            "loses_turn": False,
+                        },
+                        "cards_drawn": _cards_drawn(engine, [ev.Catch(0, catcher, player), ev.Draw(0, player, ())]),
+                    }
+                ],
+            }
+        )
     for index, penalty in enumerate(state.penalties):
         victim = names[penalty.player]
         if index == 0 and penalty.challengeable and not penalty.started and penalty.played_by is not None:
@@ -148,44 +158,50 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                 "loses_turn": not guilty,
             }
             drawer = culprit if guilty else victim
-            result.append({
-                "kind": "challenge",
-                "line": penalty.line,
-                "against": culprit,
-                "who": [victim],
-                "until": f"{victim} draws any card of the penalty",
-                "rule": rules.check_rules["challenge"].id,
-                "evidence": [card.token for card in penalty.evidence],
-                "outcomes": [
-                    {
-                        "if": "challenged",
-                        "ruling": "guilty" if guilty else "innocent",
-                        "rule": _rule(engine, "challenge.guilty" if guilty else "challenge.innocent"),
-                        "penalty": outcome_penalty,
-                        "cards_drawn": _cards_drawn(engine, [challenge, ev.Draw(0, drawer, ())]) if after is not None else [],
-                    },
-                    {
-                        "if": "not challenged",
-                        "ruling": None,
-                        "penalty": {**_owed(penalty, names), "loses_turn": True},
-                        "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
-                    },
-                ],
-            })
+            result.append(
+                {
+                    "kind": "challenge",
+                    "line": penalty.line,
+                    "against": culprit,
+                    "who": [victim],
+                    "until": f"{victim} draws any card of the penalty",
+                    "rule": rules.check_rules["challenge"].id,
+                    "evidence": [card.token for card in penalty.evidence],
+                    "outcomes": [
+                        {
+                            "if": "challenged",
+                            "ruling": "guilty" if guilty else "innocent",
+                            "rule": _rule(engine, "challenge.guilty" if guilty else "challenge.innocent"),
+                            "penalty": outcome_penalty,
+                            "cards_drawn": _cards_drawn(engine, [challenge, ev.Draw(0, drawer, ())]) if after is not None else [],
+                        },
+                        {
+                            "if": "not challenged",
+                            "ruling": None,
+                            "penalty": {**_owed(penalty, names), "loses_turn": True},
+                            "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
+                        },
+                    ],
+                }
+            )
         elif index == 0:
-            result.append({
-                "kind": "penalty",
-                "line": penalty.line,
-                "against": victim,
-                "who": [victim],
-                "rule": rules.check_rules["penalty"].id,
-                "outcomes": [{
-                    "if": "drawn",
-                    "ruling": None,
-                    "penalty": {**_owed(penalty, names), "loses_turn": penalty.loses_turn},
-                    "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
-                }],
-            })
+            result.append(
+                {
+                    "kind": "penalty",
+                    "line": penalty.line,
+                    "against": victim,
+                    "who": [victim],
+                    "rule": rules.check_rules["penalty"].id,
+                    "outcomes": [
+                        {
+                            "if": "drawn",
+                            "ruling": None,
+                            "penalty": {**_owed(penalty, names), "loses_turn": penalty.loses_turn},
+                            "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
+                        }
+                    ],
+                }
+            )
     return result
 
 
@@ -223,7 +239,8 @@ def render_text(result: dict[str, Any]) -> list[str]:
     lines = []
     for dispute in result["disputes"]:
         applied = {True: "applied correctly", False: "NOT applied correctly", None: "not yet applied (the log stops)"}[dispute["applied"]]
-        head = f"{path}:{dispute['line']}: {dispute['kind']} by {dispute['by']} against {dispute['against']}: {dispute['ruling']} [{dispute['rule']}]"
+        who = f"{dispute['kind']} by {dispute['by']} against {dispute['against']}"
+        head = f"{path}:{dispute['line']}: {who}: {dispute['ruling']} [{dispute['rule']}]"
         lines.append(f"{head}: {dispute['reason']}")
         if dispute["penalty"]:
             lines.append(f"  penalty: {_penalty_text(dispute['penalty'])}; {applied}")
@@ -235,9 +252,14 @@ def render_text(result: dict[str, Any]) -> list[str]:
     for item in result["pending"]:
         who = " or ".join(item["who"])
         if item["kind"] == "catch":
-            lines.append(f"{path}: pending: {item['against']} has one card and has not said UNO (line {item['line']}); {who} may catch until {item['until']}")
+            lines.append(
+                f"{path}: pending: {item['against']} has one card and has not said UNO (line {item['line']}); "
+                f"{who} may catch until {item['until']}"
+            )
         elif item["kind"] == "challenge":
-            lines.append(f"{path}: pending: {who} may challenge {item['against']}'s wild draw card (line {item['line']}) until {item['until']}")
+            lines.append(
+                f"{path}: pending: {who} may challenge {item['against']}'s wild draw card (line {item['line']}) until {item['until']}"
+            )
         else:
             lines.append(f"{path}: pending: {who} owes a penalty (line {item['line']})")
         for outcome in item["outcomes"]:

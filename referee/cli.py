@@ -54,7 +54,12 @@ def main(debug: bool) -> None:
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
-@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option(
+    "--spec",
+    "spec_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Rule spec to use instead of the log's 'spec' line.",
+)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary).")
 def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool) -> None:
@@ -107,8 +112,19 @@ def _load_spec_or_exit(spec_path: Path) -> None:
 @click.option("--players", type=click.IntRange(2, 10), default=4, show_default=True, help="Players per game (2 to 10).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed; the same seed writes the same games.")
 @click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games.")
-@click.option("--mode", type=click.Choice(["full", "observed"]), default="full", show_default=True, help="Full (shuffle lines) or observed (hand/start lines).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Folder for game-NNNN.log files (default: print one game to stdout).")
+@click.option(
+    "--mode",
+    type=click.Choice(["full", "observed"]),
+    default="full",
+    show_default=True,
+    help="Full (shuffle lines) or observed (hand/start lines).",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for game-NNNN.log files (default: print one game to stdout).",
+)
 @click.option("--max-rounds", type=click.IntRange(1, 1000), default=200, show_default=True, help="Stop a game after this many rounds.")
 def simulate(spec_name: str, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
     """Write random self-play games in the log format.
@@ -155,7 +171,12 @@ def _log_and_line(target: str, line: int | None) -> tuple[Path, int]:
 @click.argument("target", metavar="LOG:LINE | LOG")
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
-@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option(
+    "--spec",
+    "spec_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Rule spec to use instead of the log's 'spec' line.",
+)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
     """Show the state just before a line, and why its event is or is not legal.
@@ -203,8 +224,8 @@ def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
       referee rules challenge.innocent       # one rule, with the options that change it
       referee rules --spec house-stacking penalty.no-stacking
     """
-    from referee.explain import rule_data
     from referee.engine import Engine
+    from referee.explain import rule_data
 
     engine = Engine(_rules_for_name(spec_name))
     spec = engine.rules.spec
@@ -244,7 +265,12 @@ def _rules_for_name(spec_name: str):  # type: ignore[no-untyped-def]
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option("--spec", "spec_path", type=click.Path(dir_okay=False, path_type=Path), help="Rule spec to use instead of the log's 'spec' line.")
+@click.option(
+    "--spec",
+    "spec_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Rule spec to use instead of the log's 'spec' line.",
+)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str) -> None:
     """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
@@ -286,9 +312,22 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
 @click.option("--players", type=click.IntRange(2, 10), help="Prove for this player count only (default: 2 to 10).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report here (for CI).")
-@click.option("--timeout", "timeout_ms", type=click.IntRange(100, 600_000), default=5000, show_default=True, help="Solver time limit per query, in milliseconds.")
-def prove(spec_paths: tuple[str, ...], invariant_id: str | None, players: int | None, output_format: str,
-          junit_path: Path | None, timeout_ms: int) -> None:
+@click.option(
+    "--timeout",
+    "timeout_ms",
+    type=click.IntRange(100, 600_000),
+    default=5000,
+    show_default=True,
+    help="Solver time limit per query, in milliseconds.",
+)
+def prove(
+    spec_paths: tuple[str, ...],
+    invariant_id: str | None,
+    players: int | None,
+    output_format: str,
+    junit_path: Path | None,
+    timeout_ms: int,
+) -> None:
     """Prove the rules' invariants with Z3, and look for gaps in the rules.
 
     Every invariant of specs/invariants.yml is proved by induction over the
@@ -360,5 +399,8 @@ def run() -> None:
     except Exception as error:  # noqa: BLE001 - the one place bugs are caught
         if _DEBUG:
             raise
-        click.echo(f"referee: internal error: {error.__class__.__name__}: {errors.escape(str(error))} (rerun with --debug for the traceback)", err=True)
+        click.echo(
+            f"referee: internal error: {error.__class__.__name__}: {errors.escape(str(error))} (rerun with --debug for the traceback)",
+            err=True,
+        )
         sys.exit(errors.EXIT_INTERNAL)

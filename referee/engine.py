@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
-from referee.compiler import Rules
+from referee.compiler import FaceRules, Rules
 from referee.verdicts import Diagnostic, RoundResult
 
 SIDE_NAMES = ("light", "dark")
@@ -25,6 +25,7 @@ SIDE_NAMES = ("light", "dark")
 def _rule_id(rules: Rules, wanted: str) -> str:
     """A rule id the spec defines, falling back to the rule of the challenge check."""
     return wanted if wanted in rules.rules_by_id else rules.check_rules["challenge"].id
+
 
 # Round phases.
 NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
@@ -189,7 +190,11 @@ class Engine:
         state = self.state
         try:
             if state.phase == GAME_OVER and type(event) is not ev.Score:
-                raise Reject("after-game-end", "game-over", f"the game ended ({self._winner_text()} won); nothing may follow but score claims")
+                raise Reject(
+                    "after-game-end",
+                    "game-over",
+                    f"the game ended ({self._winner_text()} won); nothing may follow but score claims",
+                )
             if state.phase == START_AGAIN and type(event) is not ev.Start:
                 raise Reject("bad-setup", "start-again", "a Wild Draw Two was turned up at the start: another 'start' line must follow")
             self._handlers[type(event)](event)  # type: ignore[operator]
@@ -211,7 +216,7 @@ class Engine:
     def round_open(self) -> bool:
         return self.state.phase in (SETUP, START_AGAIN, PLAYING)
 
-    def face_rules(self, face: Face):  # type: ignore[no-untyped-def]
+    def face_rules(self, face: Face) -> FaceRules:
         return self.rules.faces[face]
 
     # -- helpers
@@ -312,7 +317,9 @@ class Engine:
             state.drawn_card = None
         if state.turn != seat:
             raise Reject(
-                "out-of-turn", "turn", f"{self._name(seat)} acted out of turn: it is {self._name(state.turn)}'s turn",
+                "out-of-turn",
+                "turn",
+                f"{self._name(seat)} acted out of turn: it is {self._name(state.turn)}'s turn",
                 (self._name(state.turn),),
             )
 
@@ -337,7 +344,8 @@ class Engine:
             if catalogue.face(token, 1 - state.side) is None:
                 raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
             raise Reject(
-                "card-not-in-hand", "in-hand",
+                "card-not-in-hand",
+                "in-hand",
                 f"{token} is a {SIDE_NAMES[1 - state.side]} face; the {SIDE_NAMES[state.side]} side is in play",
             )
         found = [card for card in hand if card.faces[state.side] == face]
@@ -345,7 +353,9 @@ class Engine:
             raise Reject("card-not-in-hand", "in-hand", f"{name} holds no {face}")
         if len(found) > 1:
             raise Reject(
-                "ambiguous-card", "ambiguous", f"{face} could be {' or '.join(sorted(c.token for c in found))}: write the physical card",
+                "ambiguous-card",
+                "ambiguous",
+                f"{face} could be {' or '.join(sorted(c.token for c in found))}: write the physical card",
                 tuple(sorted(c.token for c in found)),
             )
         return found[0]
@@ -385,7 +395,11 @@ class Engine:
         names = event.names
         spec = self.rules.spec
         if not spec.min_players <= len(names) <= spec.max_players:
-            raise Reject("bad-setup", "players", f"{len(names)} player{'s' if len(names) != 1 else ''}: the game is for {spec.min_players} to {spec.max_players}")
+            raise Reject(
+                "bad-setup",
+                "players",
+                f"{len(names)} player{'s' if len(names) != 1 else ''}: the game is for {spec.min_players} to {spec.max_players}",
+            )
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
             raise Reject("bad-setup", "players", f"player {repeated[0]} is named twice")
@@ -421,7 +435,11 @@ class Engine:
         if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
             raise Reject("bad-setup", "round-order", f"round {state.round_number} is not finished")
         if event.number != state.round_number + 1:
-            raise Reject("bad-setup", "round-order", f"round {event.number} follows round {state.round_number}: expected round {state.round_number + 1}")
+            raise Reject(
+                "bad-setup",
+                "round-order",
+                f"round {event.number} follows round {state.round_number}: expected round {state.round_number + 1}",
+            )
         n = state.player_count
         state.round_number = event.number
         state.phase = DEALING
@@ -449,7 +467,8 @@ class Engine:
             expected = (state.dealer + self.rules.dealer_step) % state.player_count
             if seat != expected:
                 raise Reject(
-                    "bad-setup", "dealer",
+                    "bad-setup",
+                    "dealer",
                     f"the deal passes to {self._name(expected)} after {self._name(state.dealer)}, not to {event.player}",
                     (self._name(expected),),
                 )
@@ -592,7 +611,9 @@ class Engine:
                 stacked = self._stacking(seat, token, penalty)
                 if stacked is None:
                     raise Reject(
-                        "illegal-play", "penalty-owed", f"{event.player} owes {penalty.describe()} and must draw before playing",
+                        "illegal-play",
+                        "penalty-owed",
+                        f"{event.player} owes {penalty.describe()} and must draw before playing",
                         ("draws",),
                     )
             else:
@@ -607,7 +628,8 @@ class Engine:
         if state.drew and card != state.drawn_card:
             drawn = state.drawn_card
             raise Reject(
-                "illegal-play", "drawn-card-only",
+                "illegal-play",
+                "drawn-card-only",
                 f"after drawing, {event.player} may play only the card drawn ({drawn if drawn else 'none was drawn'})",
                 (drawn.token,) if drawn else (),
             )
@@ -616,7 +638,9 @@ class Engine:
             playable = self.playable(seat)
             shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
             raise Reject(
-                "illegal-play", "match", f"{event.player} played {face} on {self._colour_text()}; playable: {shown}",
+                "illegal-play",
+                "match",
+                f"{event.player} played {face} on {self._colour_text()}; playable: {shown}",
                 tuple(sorted(c.token for c in playable)),
             )
         face_rules = self.rules.faces[face]
@@ -644,7 +668,7 @@ class Engine:
             return penalty
         return None
 
-    def _apply_play(self, seat: int, card: Card, face_rules, colour: str | None, line: int, stacked: Penalty | None) -> None:  # type: ignore[no-untyped-def]
+    def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
         hand = state.hands[seat]
         if hand[card] == 1:
@@ -682,18 +706,25 @@ class Engine:
             self._settle()
 
     def _effects(
-        self, seat: int, face_rules, card: Card | None, stacked: int, *, start: bool = False,  # type: ignore[no-untyped-def]
-        held: bool = False, line: int = 0, colour_before: str | None = None, evidence: tuple[Card, ...] = (),
+        self,
+        seat: int,
+        face_rules: FaceRules,
+        card: Card | None,
+        stacked: int,
+        *,
+        start: bool = False,
+        held: bool = False,
+        line: int = 0,
+        colour_before: str | None = None,
+        evidence: tuple[Card, ...] = (),
     ) -> None:
         """What a played face does to the turn, the direction, the piles and the next player."""
         state = self.state
         rules = self.rules
         if face_rules.reverse:
             state.direction = -state.direction
-            if state.player_count == 2 and rules.two_player_reverse_skips:
-                following = seat
-            else:
-                following = state.next_player(seat)
+            two_player_skip = state.player_count == 2 and rules.two_player_reverse_skips
+            following = seat if two_player_skip else state.next_player(seat)
         elif face_rules.skip_everyone:
             following = seat
         elif face_rules.skip:
@@ -734,7 +765,7 @@ class Engine:
         if not start or face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
             state.turn = following
 
-    def _flip(self, face_rules) -> None:  # type: ignore[no-untyped-def]
+    def _flip(self, face_rules: FaceRules) -> None:
         """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
         state = self.state
         state.side = 1 - state.side
@@ -768,7 +799,9 @@ class Engine:
         penalty.bluff = False
         assert penalty.played_by is not None
         self._warn(
-            penalty.line, "unchallenged-bluff", "bluff",
+            penalty.line,
+            "unchallenged-bluff",
+            "bluff",
             f"{self._name(penalty.played_by)} played a wild draw card while holding {penalty.colour_before}, and was not challenged",
         )
 
@@ -812,7 +845,12 @@ class Engine:
         if state.penalties:
             penalty = state.penalties[0]
             if penalty.player != seat:
-                raise Reject("bad-penalty", "penalty", f"{self._name(penalty.player)} owes {penalty.describe()}, not {event.player}", (self._name(penalty.player),))
+                raise Reject(
+                    "bad-penalty",
+                    "penalty",
+                    f"{self._name(penalty.player)} owes {penalty.describe()}, not {event.player}",
+                    (self._name(penalty.player),),
+                )
             self._close_window()
             self._penalty_draw(seat, cards)
             return
@@ -884,10 +922,20 @@ class Engine:
         if catch is not None:
             raise Reject("bad-penalty", "penalty", f"{self._name(catch.player)} must first draw {catch.describe()} for the UNO catch")
         if seat != state.choose_by:
-            raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} chooses the colour, not {event.player}", (self._name(state.choose_by),))
+            raise Reject(
+                "out-of-turn",
+                "turn",
+                f"{self._name(state.choose_by)} chooses the colour, not {event.player}",
+                (self._name(state.choose_by),),
+            )
         colours = self.rules.side_colours[state.side]
         if event.colour not in colours:
-            raise Reject("bad-colour", "choose", f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side", tuple(sorted(colours)))
+            raise Reject(
+                "bad-colour",
+                "choose",
+                f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side",
+                tuple(sorted(colours)),
+            )
         self._close_window()
         state.colour = event.colour
         state.choose_by = None
@@ -947,9 +995,20 @@ class Engine:
         valid = ruling == "valid"
         penalty = self.state.penalties[0] if valid and self.state.penalties and self.state.penalties[0].catch else None
         self.disputes.append(
-            Dispute(event.line, "catch", event.player, event.target, ruling, self.rules.check_rules["catch"].id,
-                    event.target if valid else None, self.rules.catch_penalty if valid else None, None, 0, reason,
-                    penalty=penalty)
+            Dispute(
+                event.line,
+                "catch",
+                event.player,
+                event.target,
+                ruling,
+                self.rules.check_rules["catch"].id,
+                event.target if valid else None,
+                self.rules.catch_penalty if valid else None,
+                None,
+                0,
+                reason,
+                penalty=penalty,
+            )
         )
 
     def _challenge(self, event: ev.Challenge) -> None:
@@ -976,8 +1035,19 @@ class Engine:
             reason = f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did"
         if reason:
             self.disputes.append(
-                Dispute(event.line, "challenge", event.player, event.target, "invalid", self.rules.check_rules["challenge"].id,
-                        None, None, None, 0, reason)
+                Dispute(
+                    event.line,
+                    "challenge",
+                    event.player,
+                    event.target,
+                    "invalid",
+                    self.rules.check_rules["challenge"].id,
+                    None,
+                    None,
+                    None,
+                    0,
+                    reason,
+                )
             )
             raise Reject("invalid-challenge", "challenge", reason, allowed)
         assert penalty is not None
@@ -989,15 +1059,30 @@ class Engine:
         evidence = tuple(card.token for card in penalty.evidence)
         if penalty.guilty:
             guilty = Penalty(
-                player=target, count=penalty.count, until_colour=penalty.until_colour, next_turn=seat,
-                line=event.line, played_by=target,
+                player=target,
+                count=penalty.count,
+                until_colour=penalty.until_colour,
+                next_turn=seat,
+                line=event.line,
+                played_by=target,
             )
             state.penalties[0] = guilty
             self.disputes.append(
-                Dispute(event.line, "challenge", event.player, event.target, "guilty", _rule_id(rules, "challenge.guilty"),
-                        event.target, base_count if penalty.until_colour is None else None, penalty.until_colour, 0,
-                        f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
-                        evidence, penalty=guilty)
+                Dispute(
+                    event.line,
+                    "challenge",
+                    event.player,
+                    event.target,
+                    "guilty",
+                    _rule_id(rules, "challenge.guilty"),
+                    event.target,
+                    base_count if penalty.until_colour is None else None,
+                    penalty.until_colour,
+                    0,
+                    f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
+                    evidence,
+                    penalty=guilty,
+                )
             )
         else:
             if penalty.until_colour is not None:
@@ -1005,10 +1090,22 @@ class Engine:
             else:
                 penalty.count += rules.innocent_extra
             self.disputes.append(
-                Dispute(event.line, "challenge", event.player, event.target, "innocent", _rule_id(rules, "challenge.innocent"),
-                        event.player, base_count if penalty.until_colour is None else None, penalty.until_colour,
-                        rules.innocent_extra, f"{event.target} held no {penalty.colour_before} card", (),
-                        loses_turn=True, penalty=penalty)
+                Dispute(
+                    event.line,
+                    "challenge",
+                    event.player,
+                    event.target,
+                    "innocent",
+                    _rule_id(rules, "challenge.innocent"),
+                    event.player,
+                    base_count if penalty.until_colour is None else None,
+                    penalty.until_colour,
+                    rules.innocent_extra,
+                    f"{event.target} held no {penalty.colour_before} card",
+                    (),
+                    loses_turn=True,
+                    penalty=penalty,
+                )
             )
         self._settle()
 
@@ -1026,7 +1123,11 @@ class Engine:
         if state.full_mode:
             if Counter(cards) != Counter(rest):
                 under = "under its top card" if keep_top else "with its top card"
-                raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile {under}")
+                raise Reject(
+                    "invalid-reshuffle",
+                    "reshuffle",
+                    f"the new draw pile must be the {len(rest)} cards of the discard pile {under}",
+                )
             state.draw_pile = cards[::-1]
         else:
             if cards:
@@ -1044,7 +1145,12 @@ class Engine:
             raise Reject("wrong-score", "score", "no round has finished yet")
         expected = self.round_points(seat, result)
         if event.points != expected:
-            raise Reject("wrong-score", "score", f"{event.player} won {expected} points in round {result.number}, not {event.points}", (str(expected),))
+            raise Reject(
+                "wrong-score",
+                "score",
+                f"{event.player} won {expected} points in round {result.number}, not {event.points}",
+                (str(expected),),
+            )
 
     def round_points(self, seat: int, result: RoundResult) -> int:
         if self.rules.own_hand_scoring:
@@ -1068,8 +1174,12 @@ class Engine:
         else:
             state.totals[winner] += points
         result = RoundResult(
-            state.round_number, True, self._name(winner), SIDE_NAMES[state.side], points,
-            dict(zip(state.players, state.totals)),
+            state.round_number,
+            True,
+            self._name(winner),
+            SIDE_NAMES[state.side],
+            points,
+            dict(zip(state.players, state.totals, strict=True)),
         )
         self.rounds[-1] = result
         state.last_result = result
@@ -1079,7 +1189,7 @@ class Engine:
             state.phase = GAME_OVER
             if self.rules.own_hand_scoring:
                 low = min(state.totals)
-                winners = [name for name, total in zip(state.players, state.totals) if total == low]
+                winners = [name for name, total in zip(state.players, state.totals, strict=True) if total == low]
                 state.game_winner = winners[0] if len(winners) == 1 else winners
             else:
                 state.game_winner = self._name(winner)

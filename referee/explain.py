@@ -22,10 +22,23 @@ from referee.verdicts import Diagnostic
 
 _PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over", START_AGAIN: "start card to turn up again"}
 _EVENT_CHECK = {
-    ev.Play: "match", ev.Pass: "pass", ev.Choose: "choose", ev.Call: "call", ev.Catch: "catch",
-    ev.Challenge: "challenge", ev.Reshuffle: "reshuffle", ev.Score: "score", ev.Round: "round-order",
-    ev.Dealer: "dealer", ev.Shuffle: "shuffle", ev.Hand: "hands", ev.Start: "start-card", ev.Players: "players",
-    ev.Deck: "deck", ev.Target: "game-over", ev.SpecName: "syntax",
+    ev.Play: "match",
+    ev.Pass: "pass",
+    ev.Choose: "choose",
+    ev.Call: "call",
+    ev.Catch: "catch",
+    ev.Challenge: "challenge",
+    ev.Reshuffle: "reshuffle",
+    ev.Score: "score",
+    ev.Round: "round-order",
+    ev.Dealer: "dealer",
+    ev.Shuffle: "shuffle",
+    ev.Hand: "hands",
+    ev.Start: "start-card",
+    ev.Players: "players",
+    ev.Deck: "deck",
+    ev.Target: "game-over",
+    ev.SpecName: "syntax",
 }
 
 
@@ -77,7 +90,12 @@ def state_data(engine: Engine) -> dict[str, Any]:
     ]
     window = None
     if state.uno_player is not None:
-        window = {"player": names[state.uno_player], "line": state.uno_line, "called": state.uno_called, "caught": state.uno_caught}
+        window = {
+            "player": names[state.uno_player],
+            "line": state.uno_line,
+            "called": state.uno_called,
+            "caught": state.uno_caught,
+        }
     return {
         "round": state.round_number,
         "phase": _PHASES.get(state.phase, "setup"),
@@ -93,7 +111,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
         "hands": {name: state.hand_sizes[seat] for seat, name in enumerate(names)} if state.hand_sizes else {},
         "draw_pile": state.draw_pile_size(),
         "discard_pile": len(state.discard_pile),
-        "totals": dict(zip(names, state.totals)),
+        "totals": dict(zip(names, state.totals, strict=True)),
     }
 
 
@@ -105,13 +123,15 @@ def hand_data(engine: Engine, seat: int) -> list[dict[str, Any]]:
         face = card.faces[state.side]
         colour = sorted(engine.rules.side_colours[state.side])[0] if engine.rules.faces[face].choose_colour else None
         diagnostic = judge(engine, ev.Play(0, state.players[seat], card.token, colour))
-        result.append({
-            "card": card.token,
-            "showing": face.token,
-            "count": state.hands[seat][card],
-            "playable": diagnostic is None,
-            "why_not": None if diagnostic is None else f"{diagnostic.code} [{diagnostic.rule}]: {diagnostic.message}",
-        })
+        result.append(
+            {
+                "card": card.token,
+                "showing": face.token,
+                "count": state.hands[seat][card],
+                "playable": diagnostic is None,
+                "why_not": None if diagnostic is None else f"{diagnostic.code} [{diagnostic.rule}]: {diagnostic.message}",
+            }
+        )
     return result
 
 
@@ -247,11 +267,15 @@ def render_text(result: dict[str, Any]) -> list[str]:
             return lines
         lines.append("  (state where replay stopped)")
     state = result["state"]
-    lines.append(f"  round {state['round']} ({state['phase']}), {state['side']} side, play moves {state['direction']}"
-                 + (f"; {state['turn']}'s turn" if state["turn"] else "")
-                 + (" (has drawn this turn)" if state["drew_this_turn"] else ""))
+    lines.append(
+        f"  round {state['round']} ({state['phase']}), {state['side']} side, play moves {state['direction']}"
+        + (f"; {state['turn']}'s turn" if state["turn"] else "")
+        + (" (has drawn this turn)" if state["drew_this_turn"] else "")
+    )
     if state["top_card"]:
-        lines.append(f"  top card {state['top_card']['face']} ({state['top_card']['card']}); colour in play: {state['colour_in_play'] or 'none yet'}")
+        lines.append(
+            f"  top card {state['top_card']['face']} ({state['top_card']['card']}); colour in play: {state['colour_in_play'] or 'none yet'}"
+        )
     if state["colour_to_be_chosen_by"]:
         lines.append(f"  {state['colour_to_be_chosen_by']} must choose the colour")
     for penalty in state["penalties"]:

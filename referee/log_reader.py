@@ -114,10 +114,10 @@ class LogReader:
             too_long = False
             last_newline = block.rfind(b"\n")
             if last_newline > first_newline:
-                middle = block[first_newline + 1:last_newline]
+                middle = block[first_newline + 1 : last_newline]
                 yield from self._block(line_number, middle)
                 line_number += middle.count(b"\n") + 1
-            pending = block[last_newline + 1:]
+            pending = block[last_newline + 1 :]
             if len(pending) > MAX_LINE_BYTES:
                 pending = b""
                 too_long = True
@@ -392,11 +392,11 @@ class LogReader:
             cards.append(card)
         return tuple(cards)
 
-    def _arity(self, line: int, form: str) -> None:
+    def _arity(self, line: int, form: str) -> ev.Event | None:
         self._error(line, f"wrong number of words: the line is '{form}'")
         return None
 
-    def _misplaced(self, line: int, what: str, where: str) -> None:
+    def _misplaced(self, line: int, what: str, where: str) -> ev.Event | None:
         self._error(line, f"'{what}' out of place: it comes {where}")
         return None
 

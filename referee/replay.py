@@ -97,8 +97,10 @@ class Replay:
             verdict.errors = [Diagnostic(problem.line, "syntax", problem.message, rule) for problem in reader.errors]
             if reader.error_count > len(reader.errors):
                 verdict.errors[-1] = Diagnostic(
-                    verdict.errors[-1].line, "syntax",
-                    verdict.errors[-1].message + f" (and {reader.error_count - len(reader.errors)} more syntax errors not listed)", rule,
+                    verdict.errors[-1].line,
+                    "syntax",
+                    verdict.errors[-1].message + f" (and {reader.error_count - len(reader.errors)} more syntax errors not listed)",
+                    rule,
                 )
             verdict.warnings = []
             verdict.rounds = []

@@ -29,9 +29,17 @@ class SimulationError(AssertionError):
 
 
 class Simulator:
-    def __init__(self, rules: Rules, players: int, seed: int, mode: str, spec_line: str | None = None,
-                 max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None,
-                 target: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        seed: int,
+        mode: str,
+        spec_line: str | None = None,
+        max_rounds: int = 200,
+        on_step: Callable[[Engine, ev.Event], None] | None = None,
+        target: int | None = None,
+    ) -> None:
         self.rules = rules
         self.target = target
         self.random = random.Random(seed)
@@ -49,7 +57,9 @@ class Simulator:
             self.before_step(self.engine, event)
         diagnostic = self.engine.apply(event)
         if diagnostic is not None:
-            raise SimulationError(f"engine refused simulated line {event.line} '{format_event(event)}': {diagnostic.code}: {diagnostic.message}")
+            raise SimulationError(
+                f"engine refused simulated line {event.line} '{format_event(event)}': {diagnostic.code}: {diagnostic.message}"
+            )
         if self.on_step is not None:
             self.on_step(self.engine, event)
         return event
@@ -164,9 +174,10 @@ class Simulator:
                 return ev.Catch(line, names[rng.choice(others)], names[state.uno_player])
         if state.penalties:
             penalty = state.penalties[0]
-            if penalty.challengeable and not penalty.started and penalty.played_by is not None:
-                if rng.random() < (0.6 if penalty.guilty else 0.2):
-                    return ev.Challenge(line, names[penalty.player], names[penalty.played_by])
+            may_challenge = penalty.challengeable and not penalty.started and penalty.played_by is not None
+            if may_challenge and rng.random() < (0.6 if penalty.guilty else 0.2):
+                assert penalty.played_by is not None
+                return ev.Challenge(line, names[penalty.player], names[penalty.played_by])
             stack = self._stack_card(penalty.player, penalty)
             if stack is not None and rng.random() < 0.6:
                 return self._play_event(line, penalty.player, stack)
@@ -233,7 +244,9 @@ class Simulator:
         colour = None
         face_rules = self.rules.faces[face]
         if face_rules.choose_colour:
-            colour = self._best_colour(seat) if self.random.random() < 0.8 else self.random.choice(sorted(self.rules.side_colours[state.side]))
+            colour = (
+                self._best_colour(seat) if self.random.random() < 0.8 else self.random.choice(sorted(self.rules.side_colours[state.side]))
+            )
         self._flipped = face_rules.flip
         return ev.Play(line, self.names[seat], token, colour)
 
@@ -268,7 +281,7 @@ class Simulator:
         if len(taken) > 1 and self.random.random() < 0.2:
             taken = taken[: self.random.randrange(1, len(taken))]
         if self.mode == "observed":
-            del self.hidden[len(self.hidden) - len(taken):]
+            del self.hidden[len(self.hidden) - len(taken) :]
         return ev.Draw(line, self.names[seat], tuple(card.token for card in taken))
 
     def _reshuffle(self, line: int) -> ev.Reshuffle:
@@ -281,15 +294,29 @@ class Simulator:
         return ev.Reshuffle(line, ())
 
 
-def simulate_events(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None,
-                    max_rounds: int = 200, on_step: Callable[[Engine, ev.Event], None] | None = None,
-                    target: int | None = None) -> Iterator[ev.Event]:
+def simulate_events(
+    rules: Rules,
+    players: int,
+    seed: int,
+    mode: str = "full",
+    spec_line: str | None = None,
+    max_rounds: int = 200,
+    on_step: Callable[[Engine, ev.Event], None] | None = None,
+    target: int | None = None,
+) -> Iterator[ev.Event]:
     """The events of one simulated game, each already accepted by the engine."""
     return Simulator(rules, players, seed, mode, spec_line, max_rounds, on_step, target).events()
 
 
-def simulate_game(rules: Rules, players: int, seed: int, mode: str = "full", spec_line: str | None = None,
-                  max_rounds: int = 200, target: int | None = None) -> str:
+def simulate_game(
+    rules: Rules,
+    players: int,
+    seed: int,
+    mode: str = "full",
+    spec_line: str | None = None,
+    max_rounds: int = 200,
+    target: int | None = None,
+) -> str:
     """One simulated game as log text."""
     lines = [f"# simulated by referee: {players} players, seed {seed}, {mode} mode"]
     events = simulate_events(rules, players, seed, mode, spec_line, max_rounds, target=target)

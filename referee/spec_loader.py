@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -50,7 +51,7 @@ class Mapping:
 Node = Scalar | Sequence | Mapping
 
 
-def _position(path: str, mark: yaml.Mark | None) -> Position:
+def _position(path: str, mark: Any) -> Position:
     if mark is None:
         return Position(path)
     return Position(path, mark.line + 1, mark.column + 1)

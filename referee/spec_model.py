@@ -36,11 +36,41 @@ EFFECTS_PLAIN = frozenset(
 START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
 CHECKS = frozenset(
     {
-        "syntax", "players", "known-player", "dealer", "deck", "known-card", "shuffle", "hands",
-        "start-card", "round-order", "start-colour", "start-again", "turn", "in-hand", "ambiguous",
-        "match", "turn-draw", "drawn-card-only", "pass", "draw-source", "wild-colour", "choose",
-        "penalty", "penalty-owed", "reshuffle", "empty-draw", "flip-colour", "bluff", "challenge",
-        "call", "uncaught", "catch", "round-over", "score", "game-over",
+        "syntax",
+        "players",
+        "known-player",
+        "dealer",
+        "deck",
+        "known-card",
+        "shuffle",
+        "hands",
+        "start-card",
+        "round-order",
+        "start-colour",
+        "start-again",
+        "turn",
+        "in-hand",
+        "ambiguous",
+        "match",
+        "turn-draw",
+        "drawn-card-only",
+        "pass",
+        "draw-source",
+        "wild-colour",
+        "choose",
+        "penalty",
+        "penalty-owed",
+        "reshuffle",
+        "empty-draw",
+        "flip-colour",
+        "bluff",
+        "challenge",
+        "call",
+        "uncaught",
+        "catch",
+        "round-over",
+        "score",
+        "game-over",
     }
 )
 # Settings an effect may take, with their allowed values (the first is the default).
@@ -267,8 +297,21 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
 
 
 _TOP_KEYS = frozenset(
-    {"format", "name", "title", "extends", "sources", "table", "sides", "matching", "kinds", "options", "rules", "deck",
-     "deck-composition"}
+    {
+        "format",
+        "name",
+        "title",
+        "extends",
+        "sources",
+        "table",
+        "sides",
+        "matching",
+        "kinds",
+        "options",
+        "rules",
+        "deck",
+        "deck-composition",
+    }
 )
 _MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options"})
 
@@ -355,13 +398,22 @@ def build_spec(tree: Mapping, path: str) -> Spec:
             entry = reader.mapping(node, f"source '{key}'")
             if entry:
                 reader.keys(entry, {"file", "title"}, {"file"}, f"source '{key}'")
-                sources[key] = Source(key, reader.text(entry.entries.get("file"), "file") or "", reader.text(entry.entries.get("title"), "title") or "")
+                sources[key] = Source(
+                    key,
+                    reader.text(entry.entries.get("file"), "file") or "",
+                    reader.text(entry.entries.get("title"), "title") or "",
+                )
 
     table = reader.mapping(tree.entries.get("table"), "table")
     min_players = max_players = hand_size = 0
     start_side = 0
     if table:
-        reader.keys(table, {"min-players", "max-players", "hand-size", "start-side"}, {"min-players", "max-players", "hand-size", "start-side"}, "table")
+        reader.keys(
+            table,
+            {"min-players", "max-players", "hand-size", "start-side"},
+            {"min-players", "max-players", "hand-size", "start-side"},
+            "table",
+        )
         min_players = reader.number(table.entries.get("min-players"), "min-players", 2) or 2
         max_players = reader.number(table.entries.get("max-players"), "max-players", 2) or 2
         hand_size = reader.number(table.entries.get("hand-size"), "hand-size", 1) or 1
@@ -411,7 +463,10 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     for kind in kinds:
         for rule_id in (kind.rule, kind.start_rule):
             if rule_id and rule_id not in rule_ids:
-                reader.error(Position(path), f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{_did_you_mean(rule_id, rule_ids)}")
+                reader.error(
+                    Position(path),
+                    f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{_did_you_mean(rule_id, rule_ids)}",
+                )
     for option, rule_id in option_rules.items():
         if rule_id not in rule_ids:
             reader.error(Position(path), f"option '{option}' cites rule '{rule_id}', which the spec does not define")
@@ -458,7 +513,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     )
     catalogue = Catalogue(spec)
     problems: list[tuple[Position, str]] = []
-    for node, token in zip(reader.sequence(deck_node, "deck"), deck_tokens):
+    for node, token in zip(reader.sequence(deck_node, "deck"), deck_tokens, strict=False):
         if catalogue.card(token.lower()) is None:
             problems.append((node.position, f"'{token}' is not a physical card of this spec's faces"))
     composition = reader.text(tree.entries.get("deck-composition"), "deck-composition") or "official"
@@ -566,7 +621,7 @@ def _read_effect(reader: _Reader, node: Node) -> Effect | None:
         reader.error(node.position, f"unknown effect '{node.value}'{_did_you_mean(node.value, vocabulary)}")
         return None
     if isinstance(node, Mapping) and len(node.entries) == 1:
-        (name, value), = node.entries.items()
+        ((name, value),) = node.entries.items()
         if isinstance(value, Mapping) and name in EFFECT_SETTINGS:
             return _read_effect_settings(reader, name, value)
         if name not in EFFECTS_WITH_AMOUNT:
@@ -662,7 +717,15 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
             else:
                 checks.append(check)
         rules.append(
-            Rule(rule_id, reader.text(entry.entries.get("summary"), "summary") or "", citation, ruling, options, tuple(checks), entry.position)
+            Rule(
+                rule_id,
+                reader.text(entry.entries.get("summary"), "summary") or "",
+                citation,
+                ruling,
+                options,
+                tuple(checks),
+                entry.position,
+            )
         )
     return tuple(rules)
 
@@ -722,11 +785,7 @@ class Catalogue:
                 card = self.card(token)
                 if card is not None:
                     counts[card.faces[side]] += 1
-            wrong = [
-                f"{face.token} x{counts[face]} (want {want})"
-                for face, want in self.composition[side].items()
-                if counts[face] != want
-            ]
+            wrong = [f"{face.token} x{counts[face]} (want {want})" for face, want in self.composition[side].items() if counts[face] != want]
             if wrong:
                 shown = ", ".join(wrong[:4]) + (f" and {len(wrong) - 4} more" if len(wrong) > 4 else "")
                 problems.append(f"the {side_name} side does not have the official composition: {shown}")

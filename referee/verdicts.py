@@ -8,9 +8,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 ERROR_CODES = (
-    "syntax", "unknown-card", "unknown-player", "bad-setup", "out-of-turn", "card-not-in-hand",
-    "ambiguous-card", "illegal-play", "bad-colour", "wrong-draw", "bad-penalty", "invalid-call",
-    "invalid-catch", "invalid-challenge", "invalid-reshuffle", "wrong-score", "after-game-end",
+    "syntax",
+    "unknown-card",
+    "unknown-player",
+    "bad-setup",
+    "out-of-turn",
+    "card-not-in-hand",
+    "ambiguous-card",
+    "illegal-play",
+    "bad-colour",
+    "wrong-draw",
+    "bad-penalty",
+    "invalid-call",
+    "invalid-catch",
+    "invalid-challenge",
+    "invalid-reshuffle",
+    "wrong-score",
+    "after-game-end",
 )
 WARNING_CODES = ("unchallenged-bluff", "uncaught-uno")
 

@@ -15,7 +15,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scenario_tools import (  # noqa: E402
-    EXPLAIN_CASES, dispute_logs, explain_golden, run_adjudicate, run_check, run_explain, scenario_logs,
+    EXPLAIN_CASES,
+    dispute_logs,
+    explain_golden,
+    run_adjudicate,
+    run_check,
+    run_explain,
+    scenario_logs,
 )
 
 

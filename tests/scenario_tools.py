@@ -21,7 +21,10 @@ def run_check(log: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
     """Run the real CLI on one scenario, from its folder, as JSON."""
     completed = subprocess.run(
         [sys.executable, "-m", "referee", "check", "--format", "json", log.name],
-        cwd=log.parent, capture_output=True, text=True, timeout=120,
+        cwd=log.parent,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     return completed.returncode, json.loads(completed.stdout)
 

@@ -41,20 +41,33 @@ def _place(engine: Engine, card: Any) -> int:
 def _snapshot(engine: Engine, model: Model, card: Any) -> Snapshot:
     state = engine.state
     values = {
-        "hands": list(state.hand_sizes), "draw": state.draw_pile_size(), "discard": len(state.discard_pile),
-        "card": _place(engine, card), "side": state.side, "turn": state.turn, "direction": state.direction,
+        "hands": list(state.hand_sizes),
+        "draw": state.draw_pile_size(),
+        "discard": len(state.discard_pile),
+        "card": _place(engine, card),
+        "side": state.side,
+        "turn": state.turn,
+        "direction": state.direction,
         "colour": model.colour_index[state.colour] if state.colour is not None else NONE,
-        "pending": state.choose_by is not None, "drew": state.drew,
+        "pending": state.choose_by is not None,
+        "drew": state.drew,
     }
     return Snapshot(values, list(state.penalties), values["card"], state.draw_pile_size())
 
 
 def _state(values: dict[str, Any], n: int) -> State:
     return State(
-        n=n, hands=[z3.IntVal(h) for h in values["hands"]], draw=z3.IntVal(values["draw"]),
-        discard=z3.IntVal(values["discard"]), card=z3.IntVal(values["card"]), side=z3.IntVal(values["side"]),
-        turn=z3.IntVal(values["turn"]), direction=z3.IntVal(values["direction"]), colour=z3.IntVal(values["colour"]),
-        pending=z3.BoolVal(values["pending"]), drew=z3.BoolVal(values["drew"]),
+        n=n,
+        hands=[z3.IntVal(h) for h in values["hands"]],
+        draw=z3.IntVal(values["draw"]),
+        discard=z3.IntVal(values["discard"]),
+        card=z3.IntVal(values["card"]),
+        side=z3.IntVal(values["side"]),
+        turn=z3.IntVal(values["turn"]),
+        direction=z3.IntVal(values["direction"]),
+        colour=z3.IntVal(values["colour"]),
+        pending=z3.BoolVal(values["pending"]),
+        drew=z3.BoolVal(values["drew"]),
     )
 
 
@@ -96,8 +109,16 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         uncovered = model.colour_index[top.colour] if top is not None and top.colour is not None else NONE
         chosen = model.colour_index[event.colour] if event.colour else NONE
         moved = z3.BoolVal(before.card_place == seat and _place(engine, _CARD[0]) == n + 1)
-        return model.play(pre, post, z3.IntVal(seat), face_rules, z3.IntVal(model.colour_of(face_rules)),
-                          z3.IntVal(chosen), z3.IntVal(uncovered), moved)
+        return model.play(
+            pre,
+            post,
+            z3.IntVal(seat),
+            face_rules,
+            z3.IntVal(model.colour_of(face_rules)),
+            z3.IntVal(chosen),
+            z3.IntVal(uncovered),
+            moved,
+        )
     settled, settled_turn = _settled(before, engine)
     if isinstance(event, ev.Draw):
         seat = state.seat[event.player]
@@ -105,8 +126,17 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         owed_by_seat = bool(before.penalties) and before.penalties[0].player == seat
         into_discard = owed_by_seat and before.penalties[0].into_discard
         moved = z3.BoolVal(before.card_place == n and _place(engine, _CARD[0]) != n)
-        return model.draw(pre, post, z3.IntVal(seat), z3.IntVal(count), owed_by_seat, into_discard,
-                          z3.BoolVal(settled), z3.IntVal(settled_turn), moved)
+        return model.draw(
+            pre,
+            post,
+            z3.IntVal(seat),
+            z3.IntVal(count),
+            owed_by_seat,
+            into_discard,
+            z3.BoolVal(settled),
+            z3.IntVal(settled_turn),
+            moved,
+        )
     if isinstance(event, ev.Reshuffle):
         moved = z3.BoolVal(before.card_place == n + 1 and _place(engine, _CARD[0]) == n)
         return model.reshuffle(pre, post, moved, z3.BoolVal(settled), z3.IntVal(settled_turn))
@@ -158,8 +188,10 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
         pre = _state(snapshot.values, players)
         relation = _relation(model, rules, snapshot, engine, event, pre, _state(post_values, players))
         if not z3.is_true(z3.simplify(relation)):
-            problems.append(f"seed {seed} line {event.line} {type(event).__name__}: Z3 rejects the engine's successor "
-                            f"{snapshot.values} -> {post_values}")
+            problems.append(
+                f"seed {seed} line {event.line} {type(event).__name__}: Z3 rejects the engine's successor "
+                f"{snapshot.values} -> {post_values}"
+            )
         wrong = _state(_perturb(post_values, players, checked), players)
         if not z3.is_false(z3.simplify(_relation(model, rules, snapshot, engine, event, pre, wrong))):
             problems.append(f"seed {seed} line {event.line} {type(event).__name__}: Z3 accepts a perturbed successor")
@@ -173,7 +205,11 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
 
 
 def test_engine_and_z3_agree_on_10000_transitions() -> None:
-    specs = [load_rules(SPECS / "uno-flip.yaml"), load_rules(SPECS / "house-stacking.yaml"), load_rules(SPECS / "house-short-game.yaml")]
+    specs = [
+        load_rules(SPECS / "uno-flip.yaml"),
+        load_rules(SPECS / "house-stacking.yaml"),
+        load_rules(SPECS / "house-short-game.yaml"),
+    ]
     total = 0
     problems: list[str] = []
     seed = 0

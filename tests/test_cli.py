@@ -14,8 +14,12 @@ SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 def referee(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "referee", *args], input=stdin.decode() if stdin else None,
-        capture_output=True, text=True, timeout=300, cwd=cwd,
+        [sys.executable, "-m", "referee", *args],
+        input=stdin.decode() if stdin else None,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
     )
 
 
@@ -76,11 +80,12 @@ def test_help_teaches_by_example(command: list[str]) -> None:
 
 
 def test_check_does_not_import_z3() -> None:
+    log = str(SCENARIOS / "rulings" / "r04-start-number.log")
     code = (
-        "import sys, runpy; sys.argv = ['referee', 'check', '-q', %r];"
+        f"import sys, runpy; sys.argv = ['referee', 'check', '-q', {log!r}];"
         "\ntry:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
         "print('z3' in sys.modules)"
-    ) % str(SCENARIOS / "rulings" / "r04-start-number.log")
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False"
 
@@ -103,7 +108,8 @@ def test_simulate_is_reproducible() -> None:
 def test_broken_pipe_is_quiet() -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "20"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     ) as process:
         assert process.stdout is not None and process.stderr is not None
         process.stdout.readline()

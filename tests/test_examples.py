@@ -16,7 +16,10 @@ EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 def test_example_report(name: str) -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "referee", "check", "--format", "json", f"{name}.log"],
-        cwd=EXAMPLES, capture_output=True, text=True, timeout=120,
+        cwd=EXAMPLES,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert completed.returncode == 0
     (got,) = json.loads(completed.stdout)["files"]

@@ -8,7 +8,14 @@ from pathlib import Path
 import pytest
 
 from scenario_tools import (
-    EXPLAIN_CASES, SCENARIOS, dispute_expectations, dispute_logs, explain_golden, run_adjudicate, run_cli, run_explain,
+    EXPLAIN_CASES,
+    SCENARIOS,
+    dispute_expectations,
+    dispute_logs,
+    explain_golden,
+    run_adjudicate,
+    run_cli,
+    run_explain,
 )
 
 RULE_IDS = {rule["id"] for rule in json.loads(run_cli("rules", "--format", "json", cwd=SCENARIOS)[1])["rules"]}

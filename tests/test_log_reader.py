@@ -79,13 +79,13 @@ def test_empty_and_comment_only_files() -> None:
 @pytest.mark.parametrize(
     "tail",
     [
-        "players Ann Cat\n",          # header twice / after round
-        "Ann passes extra\n",         # arity
-        "Ann calls dos\n",            # calls needs 'uno'
-        "Ann scores -1\n",            # not a number
-        "Ann draws red-1\n",          # a physical card is required
+        "players Ann Cat\n",  # header twice / after round
+        "Ann passes extra\n",  # arity
+        "Ann calls dos\n",  # calls needs 'uno'
+        "Ann scores -1\n",  # not a number
+        "Ann draws red-1\n",  # a physical card is required
         "reshuffle red-1/pink-3/x\n",
-        "hand Ann red-1/pink-3\n",    # hand after start
+        "hand Ann red-1/pink-3\n",  # hand after start
         "dealer Bob\n",
     ],
 )

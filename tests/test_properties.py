@@ -8,12 +8,13 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import check_bytes, check_text
 from referee import events as ev
 from referee.compiler import load_rules
 from referee.engine import GAME_OVER, ROUND_OVER, Engine
 from referee.errors import RefereeError
 from referee.simulate import simulate_events, simulate_game
+
+from helpers import check_bytes, check_text
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 OFFICIAL = load_rules(SPECS / "uno-flip.yaml")
@@ -21,8 +22,17 @@ ALL_SPECS = [load_rules(path) for path in sorted(SPECS.glob("*.yaml"))]
 EXAMPLES = sorted((Path(__file__).resolve().parent / "data" / "examples").glob("*.log"))
 
 # The manual's scoring table, written out here independently of the spec.
-VALUES = {"draw-one": 10, "draw-five": 20, "reverse": 20, "skip": 20, "flip": 20,
-          "skip-everyone": 30, "wild": 40, "wild-draw-two": 50, "wild-draw-color": 60}
+VALUES = {
+    "draw-one": 10,
+    "draw-five": 20,
+    "reverse": 20,
+    "skip": 20,
+    "flip": 20,
+    "skip-everyone": 30,
+    "wild": 40,
+    "wild-draw-two": 50,
+    "wild-draw-color": 60,
+}
 
 games = st.tuples(st.integers(2, 10), st.integers(0, 10**6), st.sampled_from(["full", "observed"]))
 
@@ -93,9 +103,41 @@ def test_arbitrary_bytes_never_raise(data: bytes) -> None:
 
 
 tokens = st.sampled_from(
-    ["plays", "draws", "passes", "chooses", "calls", "uno", "catches", "challenges", "reshuffle", "scores", "round",
-     "dealer", "start", "hand", "red-1", "wild", "wild-draw-two/orange-4", "red-1/pink-3", "blue", "teal", "Ann",
-     "Kim", "bob", "Hal", "Quin", "0", "7", "500", "#", "\t", "x/y/z", "\u00e9", "-"]
+    [
+        "plays",
+        "draws",
+        "passes",
+        "chooses",
+        "calls",
+        "uno",
+        "catches",
+        "challenges",
+        "reshuffle",
+        "scores",
+        "round",
+        "dealer",
+        "start",
+        "hand",
+        "red-1",
+        "wild",
+        "wild-draw-two/orange-4",
+        "red-1/pink-3",
+        "blue",
+        "teal",
+        "Ann",
+        "Kim",
+        "bob",
+        "Hal",
+        "Quin",
+        "0",
+        "7",
+        "500",
+        "#",
+        "\t",
+        "x/y/z",
+        "\u00e9",
+        "-",
+    ]
 )
 
 

@@ -74,8 +74,9 @@ def test_broken_spec_is_refuted_with_a_replaying_counterexample(name: str, tmp_p
         assert outcome.counterexample is not None
         log = tmp_path / f"{outcome.id}.log"
         log.write_text(outcome.counterexample, encoding="utf-8")
-        checked = subprocess.run([sys.executable, "-m", "referee", "check", "--spec", str(spec), str(log)],
-                                 capture_output=True, text=True, timeout=120)
+        checked = subprocess.run(
+            [sys.executable, "-m", "referee", "check", "--spec", str(spec), str(log)], capture_output=True, text=True, timeout=120
+        )
         assert checked.returncode == 0, checked.stdout
         violations, valid = _replay_to_violation(log, spec, outcome.id)
         assert valid and violations, f"{outcome.id}: the counterexample does not reach a violating state"
@@ -97,9 +98,25 @@ def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_cli_json_junit_and_exit_codes(tmp_path: Path) -> None:
     junit = tmp_path / "proofs.xml"
     completed = subprocess.run(
-        [sys.executable, "-m", "referee", "prove", "--spec", str(BROKEN / "negative-points.yaml"), "--spec", "uno-flip",
-         "--format", "json", "--junit", str(junit), "--players", "3"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "referee",
+            "prove",
+            "--spec",
+            str(BROKEN / "negative-points.yaml"),
+            "--spec",
+            "uno-flip",
+            "--format",
+            "json",
+            "--junit",
+            str(junit),
+            "--players",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert completed.returncode == 1
     report = json.loads(completed.stdout)
@@ -114,8 +131,12 @@ def test_cli_json_junit_and_exit_codes(tmp_path: Path) -> None:
 
 
 def test_cli_text_and_single_invariant() -> None:
-    completed = subprocess.run([sys.executable, "-m", "referee", "prove", "--spec", "uno-flip", "--invariant", "turn.valid"],
-                               capture_output=True, text=True, timeout=300)
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "prove", "--spec", "uno-flip", "--invariant", "turn.valid"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert completed.returncode == 0
     assert "turn.valid" in completed.stdout and "proved" in completed.stdout and "cards.conservation" not in completed.stdout
     bad = subprocess.run([sys.executable, "-m", "referee", "prove", "--invariant", "no.such"], capture_output=True, text=True, timeout=60)

@@ -32,7 +32,9 @@ def test_there_are_scenarios_for_every_code_and_ruling() -> None:
 def test_scenario(log: Path) -> None:
     code, report = run_check(log)
     expected = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
-    assert report == expected, "report differs from the golden file; if the change is deliberate, run tests/regenerate_scenarios.py and review"
+    assert report == expected, (
+        "report differs from the golden file; if the change is deliberate, run tests/regenerate_scenarios.py and review"
+    )
     (verdict,) = report["files"]
     assert code == (0 if verdict["valid"] else 1)
     assert "input_error" not in verdict

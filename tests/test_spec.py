@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from helpers import HANDS_2P, check_text, codes
 from referee.compiler import compile_spec, load_rules
 from referee.errors import SpecError
 from referee.spec_model import load_spec, shipped_spec_names
+
+from helpers import HANDS_2P, check_text, codes
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 OFFICIAL = (SPECS / "uno-flip.yaml").read_text(encoding="utf-8")

@@ -91,9 +91,15 @@ class State:
             return z3.is_true(evaluated) if z3.is_bool(evaluated) else evaluated.as_long()
 
         return {
-            "hands": [value(h) for h in self.hands], "draw": value(self.draw), "discard": value(self.discard),
-            "card": value(self.card), "side": value(self.side), "turn": value(self.turn),
-            "direction": value(self.direction), "colour": value(self.colour), "pending": value(self.pending),
+            "hands": [value(h) for h in self.hands],
+            "draw": value(self.draw),
+            "discard": value(self.discard),
+            "card": value(self.card),
+            "side": value(self.side),
+            "turn": value(self.turn),
+            "direction": value(self.direction),
+            "colour": value(self.colour),
+            "pending": value(self.pending),
         }
 
 
@@ -129,9 +135,18 @@ class Model:
         seen: dict[tuple[Any, ...], FaceRules] = {}
         for face_rules in self.rules.faces.values():
             key = (
-                face_rules.face.side, face_rules.face.face_class, face_rules.reverse, face_rules.skip,
-                face_rules.skip_everyone, face_rules.flip, face_rules.flip_draw_pile, face_rules.flip_discard_pile,
-                face_rules.draw, face_rules.draw_until_colour, face_rules.penalty_into_discard, face_rules.choose_colour,
+                face_rules.face.side,
+                face_rules.face.face_class,
+                face_rules.reverse,
+                face_rules.skip,
+                face_rules.skip_everyone,
+                face_rules.flip,
+                face_rules.flip_draw_pile,
+                face_rules.flip_discard_pile,
+                face_rules.draw,
+                face_rules.draw_until_colour,
+                face_rules.penalty_into_discard,
+                face_rules.choose_colour,
             )
             seen.setdefault(key, face_rules)
         return list(seen.values())
@@ -150,13 +165,14 @@ class Model:
             if name not in changed:
                 constraints.append(getattr(post, name) == getattr(pre, name))
         if "hands" not in changed:
-            constraints.extend(a == b for a, b in zip(post.hands, pre.hands))
+            constraints.extend(a == b for a, b in zip(post.hands, pre.hands, strict=True))
         return constraints
 
     # -- transitions, one per event kind
 
-    def play(self, pre: State, post: State, seat: Any, face_rules: FaceRules, face_colour: Any,
-             chosen: Any, uncovered: Any, moved: Any) -> Any:
+    def play(
+        self, pre: State, post: State, seat: Any, face_rules: FaceRules, face_colour: Any, chosen: Any, uncovered: Any, moved: Any
+    ) -> Any:
         """``seat`` plays a face with ``face_rules`` (its colour ``face_colour``); ``moved``: the arbitrary card is the one played."""
         n = self.n
         rules = self.rules
@@ -181,10 +197,8 @@ class Model:
         if face_rules.gives_penalty:
             following = self.next_seat(seat, direction)
         elif face_rules.reverse:
-            if n == 2 and rules.two_player_reverse_skips:
-                following = seat
-            else:
-                following = self.next_seat(seat, direction)
+            two_player_skip = n == 2 and rules.two_player_reverse_skips
+            following = seat if two_player_skip else self.next_seat(seat, direction)
         elif face_rules.skip_everyone:
             following = seat
         elif face_rules.skip:
@@ -206,27 +220,46 @@ class Model:
             constraints += [self.in_side(face_colour, pre.side), post.colour == face_colour, z3.Not(post.pending)]
         return z3.And(*constraints)
 
-    def draw(self, pre: State, post: State, seat: Any, count: Any, penalty: bool, into_discard: bool,
-             completes: Any, next_turn: Any, moved: Any) -> Any:
+    def draw(
+        self,
+        pre: State,
+        post: State,
+        seat: Any,
+        count: Any,
+        penalty: bool,
+        into_discard: bool,
+        completes: Any,
+        next_turn: Any,
+        moved: Any,
+    ) -> Any:
         """``seat`` draws ``count`` cards, for the turn or for a penalty (into a hand, or the discard pile)."""
         constraints = [
-            self.seat(seat), count >= 0, pre.draw >= count, post.draw == pre.draw - count, pre.hand(seat) >= 1,
+            self.seat(seat),
+            count >= 0,
+            pre.draw >= count,
+            post.draw == pre.draw - count,
+            pre.hand(seat) >= 1,
             z3.Implies(moved, z3.And(pre.card == pre.draw_place, count >= 1)),
             z3.Implies(z3.And(pre.card == pre.draw_place, pre.draw == count, count >= 1), moved),
         ]
         if into_discard:
             constraints += [post.discard == pre.discard + count, post.card == z3.If(moved, pre.discard_place, pre.card)]
-            constraints += [a == b for a, b in zip(post.hands, pre.hands)]
+            constraints += [a == b for a, b in zip(post.hands, pre.hands, strict=True)]
         else:
             constraints += [post.discard == pre.discard, post.card == z3.If(moved, seat, pre.card)]
             for index in range(self.n):
                 constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] + count, pre.hands[index]))
         if penalty:
-            constraints += [self.seat(next_turn), post.turn == z3.If(completes, next_turn, pre.turn),
-                            post.drew == z3.If(completes, z3.BoolVal(False), pre.drew)]
+            constraints += [
+                self.seat(next_turn),
+                post.turn == z3.If(completes, next_turn, pre.turn),
+                post.drew == z3.If(completes, z3.BoolVal(False), pre.drew),
+            ]
         else:
             constraints += [
-                count <= 1, post.turn == seat, post.drew,
+                count <= 1,
+                post.turn == seat,
+                post.drew,
                 z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
                 z3.Not(z3.And(pre.drew, pre.turn == seat)),
             ]
@@ -235,34 +268,51 @@ class Model:
 
     def settle(self, pre: State, post: State, settled: Any, settled_turn: Any) -> list[Any]:
         """A penalty that ends during an event (drawn, or dropped with nothing left) passes the turn on."""
-        return [self.seat(settled_turn), post.turn == z3.If(settled, settled_turn, pre.turn),
-                post.drew == z3.If(settled, z3.BoolVal(False), pre.drew)]
+        return [
+            self.seat(settled_turn),
+            post.turn == z3.If(settled, settled_turn, pre.turn),
+            post.drew == z3.If(settled, z3.BoolVal(False), pre.drew),
+        ]
 
     def reshuffle(self, pre: State, post: State, moved: Any, settled: Any, settled_turn: Any) -> Any:
         """The discard pile (less its top card, unless the spec says otherwise) becomes the draw pile."""
         constraints = [pre.draw == 0, *self.settle(pre, post, settled, settled_turn)]
         if self.rules.reshuffle_keeps_top:
             constraints += [
-                pre.discard >= 1, post.draw == pre.discard - 1, post.discard == 1,
+                pre.discard >= 1,
+                post.draw == pre.discard - 1,
+                post.discard == 1,
                 post.card == z3.If(moved, pre.draw_place, pre.card),
                 z3.Implies(moved, pre.card == pre.discard_place),
                 z3.Implies(z3.And(pre.card == pre.discard_place, pre.discard == 1), z3.Not(moved)),
             ]
         else:
             constraints += [
-                post.draw == pre.discard, post.discard == 0,
+                post.draw == pre.discard,
+                post.discard == 0,
                 post.card == z3.If(pre.card == pre.discard_place, pre.draw_place, pre.card),
             ]
         constraints += self.frame(pre, post, {"draw", "discard", "card", "turn", "drew"})
         return z3.And(*constraints)
 
     def pass_turn(self, pre: State, post: State, seat: Any) -> Any:
-        return z3.And(self.seat(seat), pre.turn == seat, pre.drew, post.turn == self.next_seat(seat, pre.direction),
-                      z3.Not(post.drew), *self.frame(pre, post, {"turn", "drew"}))
+        return z3.And(
+            self.seat(seat),
+            pre.turn == seat,
+            pre.drew,
+            post.turn == self.next_seat(seat, pre.direction),
+            z3.Not(post.drew),
+            *self.frame(pre, post, {"turn", "drew"}),
+        )
 
     def choose(self, pre: State, post: State, colour: Any) -> Any:
-        return z3.And(pre.pending, self.in_side(colour, pre.side), post.colour == colour, z3.Not(post.pending),
-                      *self.frame(pre, post, {"colour", "pending"}))
+        return z3.And(
+            pre.pending,
+            self.in_side(colour, pre.side),
+            post.colour == colour,
+            z3.Not(post.pending),
+            *self.frame(pre, post, {"colour", "pending"}),
+        )
 
     def unchanged(self, pre: State, post: State, settled: Any, settled_turn: Any) -> Any:
         """Calls, catches, challenges and score claims move no card (a challenge may settle a penalty)."""
@@ -276,12 +326,16 @@ class Model:
         start = self.rules.spec.start_side
         return z3.And(
             *[hand == hand_size for hand in state.hands],
-            state.draw == deck - n * hand_size - 1, state.discard == 1,
+            state.draw == deck - n * hand_size - 1,
+            state.discard == 1,
             z3.Or(state.side == start, state.side == 1 - start),
-            self.seat(state.turn), z3.Or(state.direction == 1, state.direction == -1),
+            self.seat(state.turn),
+            z3.Or(state.direction == 1, state.direction == -1),
             z3.Or(state.pending, self.in_side(state.colour, state.side)),
             z3.Not(state.drew),
-            state.card >= 0, state.card <= n + 1, state.count_at(state.card) >= 1,
+            state.card >= 0,
+            state.card <= n + 1,
+            state.count_at(state.card) >= 1,
         )
 
     def step(self, pre: State, post: State, tag: str) -> Any:
@@ -298,17 +352,25 @@ class Model:
         for into_discard in sorted({False} | {f.penalty_into_discard for f in self.signatures}):
             options.append(self.draw(pre, post, seat, count, True, into_discard, completes, next_turn, moved))
         options.append(self.draw(pre, post, seat, count, False, False, completes, next_turn, moved))
-        options += [self.reshuffle(pre, post, moved, completes, next_turn), self.pass_turn(pre, post, seat),
-                    self.choose(pre, post, chosen), self.unchanged(pre, post, completes, next_turn)]
+        options += [
+            self.reshuffle(pre, post, moved, completes, next_turn),
+            self.pass_turn(pre, post, seat),
+            self.choose(pre, post, chosen),
+            self.unchanged(pre, post, completes, next_turn),
+        ]
         return z3.Or(*options)
 
     # -- invariants over one state
 
     def conservation(self, state: State) -> Any:
         return z3.And(
-            *[hand >= 0 for hand in state.hands], state.draw >= 0, state.discard >= 0,
+            *[hand >= 0 for hand in state.hands],
+            state.draw >= 0,
+            state.discard >= 0,
             state.total() == self.cards,
-            state.card >= 0, state.card <= self.n + 1, state.count_at(state.card) >= 1,
+            state.card >= 0,
+            state.card <= self.n + 1,
+            state.count_at(state.card) >= 1,
         )
 
     def turn_valid(self, state: State) -> Any:
@@ -317,8 +379,7 @@ class Model:
     def colour_of_side(self, state: State) -> Any:
         """While the round is being played (no hand is empty) the colour in play belongs to the side, or is being chosen."""
         round_over = z3.Or(*[hand == 0 for hand in state.hands])
-        return z3.And(z3.Or(state.side == 0, state.side == 1),
-                      z3.Or(state.pending, self.in_side(state.colour, state.side), round_over))
+        return z3.And(z3.Or(state.side == 0, state.side == 1), z3.Or(state.pending, self.in_side(state.colour, state.side), round_over))
 
     def discard_has_top(self, state: State) -> Any:
         return z3.And(state.discard >= 1, state.draw >= 0)

@@ -29,7 +29,7 @@ from referee.cards import FaceClass
 from referee.compiler import Rules, load_rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
-from referee.proof.model import NONE, Model, State, solver
+from referee.proof.model import Model, State, solver
 from referee.spec_loader import Mapping, Scalar, Sequence, load_file
 
 PLAYER_COUNTS = tuple(range(2, 11))
@@ -82,18 +82,20 @@ def load_invariants(path: Path | None = None) -> Invariants:
 
     constants = tree.entries.get("constants")
     cards = int(text(constants.entries.get("cards"), "cards") or 0) if isinstance(constants, Mapping) else 0
-    invariants, gaps = [], []
-    for key, target in (("invariants", invariants), ("gaps", gaps)):
+    invariants: list[Invariant] = []
+    gaps: list[Gap] = []
+    for key in ("invariants", "gaps"):
         node = tree.entries.get(key)
         for item in node.items if isinstance(node, Sequence) else ():
             if not isinstance(item, Mapping):
                 problems.append((item.position, f"each of {key} is a mapping"))
                 continue
+            entry_id = text(item.entries.get("id"), "id")
+            summary = text(item.entries.get("summary"), "summary")
             if key == "invariants":
-                target.append(Invariant(text(item.entries.get("id"), "id"), text(item.entries.get("summary"), "summary")))
+                invariants.append(Invariant(entry_id, summary))
             else:
-                target.append(Gap(text(item.entries.get("id"), "id"), text(item.entries.get("summary"), "summary"),
-                                  int(text(item.entries.get("ruling"), "ruling") or 0)))
+                gaps.append(Gap(entry_id, summary, int(text(item.entries.get("ruling"), "ruling") or 0)))
     known = set(_CHECKERS)
     for invariant in invariants:
         if invariant.id not in known:
@@ -157,8 +159,9 @@ def _inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, Sta
     return {"unsat": "proved", "sat": "refuted"}.get(answer, "unknown")
 
 
-def _per_player_count(rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...],
-                      timeout_ms: int) -> tuple[str, list[int]]:
+def _per_player_count(
+    rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...], timeout_ms: int
+) -> tuple[str, list[int]]:
     results = {n: _inductive(rules, n, cards, predicate, timeout_ms) for n in players}
     refuted = [n for n, status in results.items() if status == "refuted"]
     if refuted:
@@ -193,7 +196,7 @@ def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeou
         side, side_after, flip = z3.Int("side"), z3.Int("side_after"), z3.Bool("flip")
         check = solver(timeout_ms)
         check.add(*[s == side for s in shown], z3.Or(side == 0, side == 1))
-        check.add(side_after == z3.If(flip, 1 - side, side), *[a == z3.If(flip, 1 - s, s) for a, s in zip(after, shown)])
+        check.add(side_after == z3.If(flip, 1 - side, side), *[a == z3.If(flip, 1 - s, s) for a, s in zip(after, shown, strict=True)])
         check.add(z3.Not(z3.And(*[a == side_after for a in after])))
         answer = _answer(check)
         if answer == "unknown":
@@ -211,7 +214,7 @@ def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: 
         for reverses in (face_rules.flip_draw_pile, face_rules.flip_discard_pile):
             length, first, second = z3.Ints("length first second")
 
-            def turned(position: Any, reverses: bool = reverses) -> Any:
+            def turned(position: Any, reverses: bool = reverses, length: Any = length) -> Any:
                 return length - 1 - position if reverses else position
 
             check = solver(timeout_ms)
@@ -299,14 +302,20 @@ def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_
     for face in {card.faces[side] for card in rules.deck for side in (0, 1)}:
         witnesses = []
         for top in {card.faces[face.side] for card in rules.deck}:
-            for colour in ([top.colour] if top.colour is not None else sorted(rules.side_colours[face.side])):
-                witnesses.append(z3.BoolVal(
-                    (face.face_class is FaceClass.WILD and matching.wild_always)
-                    or (matching.same_colour and face.colour == colour)
-                    or (matching.same_number and face.number is not None and face.number == top.number)
-                    or (matching.same_action_kind and face.face_class is FaceClass.ACTION
-                        and top.face_class is FaceClass.ACTION and face.kind == top.kind)
-                ))
+            for colour in [top.colour] if top.colour is not None else sorted(rules.side_colours[face.side]):
+                witnesses.append(
+                    z3.BoolVal(
+                        (face.face_class is FaceClass.WILD and matching.wild_always)
+                        or (matching.same_colour and face.colour == colour)
+                        or (matching.same_number and face.number is not None and face.number == top.number)
+                        or (
+                            matching.same_action_kind
+                            and face.face_class is FaceClass.ACTION
+                            and top.face_class is FaceClass.ACTION
+                            and face.kind == top.kind
+                        )
+                    )
+                )
         stranded.append(z3.Not(z3.Or(*witnesses)))
     check = solver(timeout_ms)
     check.add(z3.Or(*stranded))
@@ -347,25 +356,45 @@ def gaps(rules: Rules, declared: tuple[Gap, ...], timeout_ms: int = TIMEOUT_MS) 
     keeps_top = 1 if rules.reshuffle_keeps_top else 0
     draw, discard, owed, playable, colour_left, wilds_held = z3.Ints("draw discard owed playable colour_left wilds_held")
     colour_defined = z3.Bool("colour_defined")
-    sane = [draw >= 0, discard >= 0, draw + discard <= len(rules.deck), owed >= 0, playable >= 0, colour_left >= 0,
-            wilds_held >= 0, colour_left <= draw + discard]
+    sane = [
+        draw >= 0,
+        discard >= 0,
+        draw + discard <= len(rules.deck),
+        owed >= 0,
+        playable >= 0,
+        colour_left >= 0,
+        wilds_held >= 0,
+        colour_left <= draw + discard,
+    ]
     nothing_to_draw = z3.And(draw == 0, discard - keeps_top <= 0)
     rebuild = z3.And(draw == 0, discard - keeps_top >= 1)
 
     def situation_and_progress(gap_id: str, with_ruling: bool) -> tuple[Any, Any] | None:
         if gap_id == "gap.draw-with-nothing-left":
-            return (z3.And(owed >= 1, nothing_to_draw),
-                    z3.Or(draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+            return (
+                z3.And(owed >= 1, nothing_to_draw),
+                z3.Or(draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)),
+            )
         if gap_id == "gap.draw-color-missing":
-            return (z3.And(colour_left == 0, nothing_to_draw),
-                    z3.Or(z3.And(colour_left >= 1, draw >= 1), draw >= 1, rebuild,
-                          z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+            return (
+                z3.And(colour_left == 0, nothing_to_draw),
+                z3.Or(
+                    z3.And(colour_left >= 1, draw >= 1),
+                    draw >= 1,
+                    rebuild,
+                    z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw),
+                ),
+            )
         if gap_id == "gap.flip-uncovers-wild":
-            return (z3.And(z3.Not(colour_defined), wilds_held == 0),
-                    z3.Or(colour_defined, z3.BoolVal(with_ruling and chooser), wilds_held >= 1))
+            return (
+                z3.And(z3.Not(colour_defined), wilds_held == 0),
+                z3.Or(colour_defined, z3.BoolVal(with_ruling and chooser), wilds_held >= 1),
+            )
         if gap_id == "gap.no-legal-event":
-            return (z3.And(playable == 0, nothing_to_draw),
-                    z3.Or(playable >= 1, draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)))
+            return (
+                z3.And(playable == 0, nothing_to_draw),
+                z3.Or(playable >= 1, draw >= 1, rebuild, z3.And(z3.BoolVal(with_ruling and empty_draw_rule), nothing_to_draw)),
+            )
         return None
 
     result = []
@@ -380,14 +409,16 @@ def gaps(rules: Rules, declared: tuple[Gap, ...], timeout_ms: int = TIMEOUT_MS) 
         stuck.add(*sane, with_spec[0], z3.Not(with_spec[1]))
         bare = solver(timeout_ms)
         bare.add(*sane, without[0], z3.Not(without[1]))
-        result.append({
-            "id": gap.id,
-            "summary": gap.summary,
-            "ruling": gap.ruling,
-            "reachable": _answer(reachable) == "sat",
-            "needs_ruling": _answer(bare) == "sat",
-            "closed": _answer(stuck) == "unsat",
-        })
+        result.append(
+            {
+                "id": gap.id,
+                "summary": gap.summary,
+                "ruling": gap.ruling,
+                "reachable": _answer(reachable) == "sat",
+                "needs_ruling": _answer(bare) == "sat",
+                "closed": _answer(stuck) == "unsat",
+            }
+        )
     return result
 
 
@@ -423,19 +454,20 @@ def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: E
             return "the deck's composition is not official"
     if invariant_id == "turn.valid" and not (0 <= state.turn < len(state.players) and state.direction in (1, -1)):
         return "the turn left the table"
-    if invariant_id == "colour.of-side" and state.phase == PLAYING:
-        if state.choose_by is None and state.colour not in rules.side_colours[state.side]:
-            return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
+    colourless = state.choose_by is None and state.colour not in rules.side_colours[state.side]
+    if invariant_id == "colour.of-side" and state.phase == PLAYING and colourless:
+        return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
     if invariant_id == "discard.has-top" and state.phase == PLAYING and not state.discard_pile:
         return "the discard pile has no top card"
-    if invariant_id == "score.bounds" and state.last_result is not None:
-        if min(state.totals) < 0 or (state.last_result.points or 0) < 0:
-            return f"negative score: totals {state.totals}"
+    result = state.last_result
+    if invariant_id == "score.bounds" and result is not None and (min(state.totals) < 0 or (result.points or 0) < 0):
+        return f"negative score: totals {state.totals}"
     if before is None:
         return None
-    if invariant_id == "flip.order" and isinstance(event, ev.Play) and state.side != before.side and state.full_mode:
-        if state.draw_pile != before.draw_pile[::-1] or state.discard_pile != before.discard_pile[::-1]:
-            return "a flip did not reverse both piles"
+    flipped = isinstance(event, ev.Play) and state.side != before.side and state.full_mode
+    reversed_both = state.draw_pile == before.draw_pile[::-1] and state.discard_pile == before.discard_pile[::-1]
+    if invariant_id == "flip.order" and flipped and not reversed_both:
+        return "a flip did not reverse both piles"
     if invariant_id == "penalty.into-hand" and isinstance(event, ev.Draw):
         seat = state.seat[event.player]
         taken = len(before.draw_pile) - len(state.draw_pile) if state.full_mode else len(event.cards)
@@ -444,8 +476,9 @@ def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: E
     return None
 
 
-def find_counterexample(rules: Rules, invariant_id: str, cards: int, spec_path: str, budget_seconds: float = 20.0,
-                        seeds: int = 400) -> str | None:
+def find_counterexample(
+    rules: Rules, invariant_id: str, cards: int, spec_path: str, budget_seconds: float = 20.0, seeds: int = 400
+) -> str | None:
     """The shortest simulated game (full mode) found that reaches a state breaking the invariant, as a log."""
     from referee import events as ev
     from referee.log_writer import format_event
@@ -457,38 +490,23 @@ def find_counterexample(rules: Rules, invariant_id: str, cards: int, spec_path: 
     for seed in range(seeds):
         if time.perf_counter() - started > budget_seconds:
             break
-        players = 2 + seed % 3
-        seen: list[ev.Event] = []
-        before: list[_Snapshot | None] = [None]
-        found: list[str] = []
-
-        def remember(engine: Engine, event: ev.Event) -> None:
-            before[0] = _snapshot(engine) if engine.state.hands else None
-
-        def check(engine: Engine, event: ev.Event) -> None:
-            seen.append(event)
-            problem = violation(invariant_id, cards, before[0], engine, event)
-            if problem:
-                found.append(problem)
-                raise _Found
-
-        simulator = Simulator(rules, players, seed, "full", max_rounds=3, on_step=check)
-        simulator.before_step = remember
+        watch = _Watch(invariant_id, cards)
+        simulator = Simulator(rules, 2 + seed % 3, seed, "full", max_rounds=3, on_step=watch.check)
+        simulator.before_step = watch.remember
         try:
             for _ in simulator.events():
-                if best is not None and len(seen) >= len(best):
+                if best is not None and len(watch.seen) >= len(best):
                     break
         except _Found:
-            if best is None or len(seen) < len(best):
-                best, reason = list(seen), found[0]
+            if best is None or len(watch.seen) < len(best):
+                best, reason = list(watch.seen), watch.found[0]
         except (SimulationError, IndexError, KeyError, ValueError, AssertionError):
             continue
         if best is not None and len(best) <= 8:
             break
     if best is None:
         return None
-    header = [f"# counterexample to {invariant_id}: {reason}",
-              f"# replay: referee check --spec {spec_path} THIS-LOG"]
+    header = [f"# counterexample to {invariant_id}: {reason}", f"# replay: referee check --spec {spec_path} THIS-LOG"]
     return "\n".join(header + [format_event(event) for event in best]) + "\n"
 
 
@@ -496,11 +514,38 @@ class _Found(Exception):
     """Internal: a violating state was reached."""
 
 
+class _Watch:
+    """Follows one simulated game, stopping it at the first step that breaks the invariant."""
+
+    def __init__(self, invariant_id: str, cards: int) -> None:
+        self.invariant_id = invariant_id
+        self.cards = cards
+        self.seen: list[Any] = []
+        self.before: _Snapshot | None = None
+        self.found: list[str] = []
+
+    def remember(self, engine: Engine, event: Any) -> None:
+        self.before = _snapshot(engine) if engine.state.hands else None
+
+    def check(self, engine: Engine, event: Any) -> None:
+        self.seen.append(event)
+        problem = violation(self.invariant_id, self.cards, self.before, engine, event)
+        if problem:
+            self.found.append(problem)
+            raise _Found
+
+
 # -- the whole run
 
 
-def prove_spec(spec_path: Path, invariants: Invariants, only: str | None = None, players: tuple[int, ...] = PLAYER_COUNTS,
-               timeout_ms: int = TIMEOUT_MS, counterexamples: bool = True) -> dict[str, Any]:
+def prove_spec(
+    spec_path: Path,
+    invariants: Invariants,
+    only: str | None = None,
+    players: tuple[int, ...] = PLAYER_COUNTS,
+    timeout_ms: int = TIMEOUT_MS,
+    counterexamples: bool = True,
+) -> dict[str, Any]:
     rules = load_rules(spec_path)
     outcomes = []
     for invariant in invariants.invariants:
@@ -521,5 +566,9 @@ def prove_spec(spec_path: Path, invariants: Invariants, only: str | None = None,
             if outcome.counterexample is None:
                 outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
         outcomes.append(outcome)
-    return {"spec": str(spec_path), "name": rules.spec.name, "invariants": outcomes,
-            "gaps": gaps(rules, invariants.gaps, timeout_ms) if only is None else []}
+    return {
+        "spec": str(spec_path),
+        "name": rules.spec.name,
+        "invariants": outcomes,
+        "gaps": gaps(rules, invariants.gaps, timeout_ms) if only is None else [],
+    }

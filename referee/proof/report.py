@@ -31,19 +31,36 @@ def render_text(result: dict[str, Any]) -> list[str]:
 
 
 def render_json(results: list[dict[str, Any]]) -> str:
-    data = {"specs": [
-        {
-            "spec": result["spec"],
-            "invariants": [
-                {"id": o.id, "status": o.status, "players": o.players, "seconds": round(o.seconds, 4),
-                 "counterexample": o.counterexample, "refuted_for": o.refuted_for, "detail": o.detail or None}
-                for o in result["invariants"]
-            ],
-            "gaps": [{"id": g["id"], "ruling": g["ruling"], "closed": g["closed"], "needs_ruling": g["needs_ruling"],
-                      "summary": g["summary"]} for g in result["gaps"]],
-        }
-        for result in results
-    ]}
+    data = {
+        "specs": [
+            {
+                "spec": result["spec"],
+                "invariants": [
+                    {
+                        "id": o.id,
+                        "status": o.status,
+                        "players": o.players,
+                        "seconds": round(o.seconds, 4),
+                        "counterexample": o.counterexample,
+                        "refuted_for": o.refuted_for,
+                        "detail": o.detail or None,
+                    }
+                    for o in result["invariants"]
+                ],
+                "gaps": [
+                    {
+                        "id": g["id"],
+                        "ruling": g["ruling"],
+                        "closed": g["closed"],
+                        "needs_ruling": g["needs_ruling"],
+                        "summary": g["summary"],
+                    }
+                    for g in result["gaps"]
+                ],
+            }
+            for result in results
+        ]
+    }
     return json.dumps(data, indent=1, ensure_ascii=False)
 
 
@@ -59,7 +76,10 @@ def render_junit(results: list[dict[str, Any]]) -> str:
             elif outcome.status == "unknown":
                 errors += 1
                 body = f"<error message={quoteattr('unknown')}>{escape(outcome.detail)}</error>"
-            cases.append(f'  <testcase classname={quoteattr(result["name"])} name={quoteattr(outcome.id)} time="{outcome.seconds:.4f}">{body}</testcase>')
+            cases.append(
+                f"  <testcase classname={quoteattr(result['name'])} name={quoteattr(outcome.id)} "
+                f'time="{outcome.seconds:.4f}">{body}</testcase>'
+            )
         for gap in result["gaps"]:
             body = "" if gap["closed"] else f"<failure message={quoteattr('open gap')}>{escape(gap['summary'])}</failure>"
             failures += 0 if gap["closed"] else 1

@@ -56,9 +56,11 @@ def long_game_memory(folder: Path) -> None:
         text = simulate_game(rules, 4, 99, "full", max_rounds=rounds, target=999_999)
         path = folder / f"{name}.log"
         path.write_text(text, encoding="utf-8")
-        code = ("import resource, sys; from pathlib import Path; from referee.replay import check_path;"
-                f"v = check_path(Path({str(path)!r}), 'x'); assert v.valid, v.errors;"
-                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+        code = (
+            "import resource, sys; from pathlib import Path; from referee.replay import check_path;"
+            f"v = check_path(Path({str(path)!r}), 'x'); assert v.valid, v.errors;"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+        )
         peak = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
         print(f"one {name} game: {text.count(chr(10)):>9,} lines, {path.stat().st_size / 1e6:6.1f} MB, peak memory {peak:6.1f} MiB")
 
@@ -79,8 +81,10 @@ def main() -> None:
         best = min(replay_all(paths) for _ in range(args.repeat))
         seconds, invalid = best
         assert invalid == 0, f"{invalid} simulated games did not pass check"
-        print(f"check: {seconds:.2f} s, {lines / seconds:,.0f} lines/s, {len(paths) / seconds:,.0f} games/s, "
-              f"peak memory {peak_rss_mib():.1f} MiB (one process, best of {args.repeat})")
+        print(
+            f"check: {seconds:.2f} s, {lines / seconds:,.0f} lines/s, {len(paths) / seconds:,.0f} games/s, "
+            f"peak memory {peak_rss_mib():.1f} MiB (one process, best of {args.repeat})"
+        )
         long_game_memory(folder)
         started = time.perf_counter()
         subprocess.run([sys.executable, "-m", "referee", "check", "-q", str(paths[0])], check=True)
