@@ -212,7 +212,7 @@ def _rule(engine: Engine, wanted: str) -> str:
 def adjudicate(path: Path, spec_override: Path | None = None) -> dict[str, Any]:
     """Every dispute in a log, ruled, and what is pending where it stops."""
     tracker = _Tracker()
-    replay = Replay(str(path), path.parent, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES)
+    replay = Replay(str(path), path.parent, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES, record_disputes=True)
     try:
         with path.open("rb") as stream:
             verdict = replay.run(stream)

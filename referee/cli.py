@@ -354,7 +354,7 @@ def prove(
     if invariant_id is not None and invariant_id not in {i.id for i in invariants.invariants}:
         known = ", ".join(i.id for i in invariants.invariants)
         raise click.UsageError(f"no invariant '{invariant_id}' (known: {known})")
-    paths = [resolve_spec(name, Path.cwd()) for name in spec_paths] or [resolve_spec(name, None) for name in shipped_spec_names()]
+    paths = [resolve_spec(name, None) for name in spec_paths] or [resolve_spec(name, None) for name in shipped_spec_names()]
     counts = (players,) if players else tuple(range(2, 11))
     results = []
     for path in paths:

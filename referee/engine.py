@@ -155,8 +155,9 @@ class GameState:
 class Engine:
     """Checks and applies events; collects warnings, round results and disputes."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, record_disputes: bool = True) -> None:
         self.rules = rules
+        self.record_disputes = record_disputes
         self.state = GameState(deck=rules.deck, deck_counts=Counter(rules.deck), target=rules.target)
         self.warnings: list[Diagnostic] = []
         self.rounds: list[RoundResult] = []
@@ -205,6 +206,10 @@ class Engine:
 
     def finish(self) -> None:
         """The log ended: nothing is warned for windows or challenges still open."""
+
+    def _dispute(self, dispute: Dispute) -> None:
+        if self.record_disputes:
+            self.disputes.append(dispute)
 
     def clone(self) -> Engine:
         """An independent copy for asking "what if" (cards and rules are shared, being immutable)."""
@@ -994,7 +999,7 @@ class Engine:
     def _record_catch(self, event: ev.Catch, ruling: str, reason: str) -> None:
         valid = ruling == "valid"
         penalty = self.state.penalties[0] if valid and self.state.penalties and self.state.penalties[0].catch else None
-        self.disputes.append(
+        self._dispute(
             Dispute(
                 event.line,
                 "catch",
@@ -1034,7 +1039,7 @@ class Engine:
             assert penalty.played_by is not None
             reason = f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did"
         if reason:
-            self.disputes.append(
+            self._dispute(
                 Dispute(
                     event.line,
                     "challenge",
@@ -1067,7 +1072,7 @@ class Engine:
                 played_by=target,
             )
             state.penalties[0] = guilty
-            self.disputes.append(
+            self._dispute(
                 Dispute(
                     event.line,
                     "challenge",
@@ -1089,7 +1094,7 @@ class Engine:
                 penalty.extra += rules.innocent_extra
             else:
                 penalty.count += rules.innocent_extra
-            self.disputes.append(
+            self._dispute(
                 Dispute(
                     event.line,
                     "challenge",

@@ -44,6 +44,7 @@ class Replay:
         on_event: Callable[[Engine, ev.Event], None] | None = None,
         after_event: Callable[[Engine, ev.Event, Diagnostic | None], None] | None = None,
         continue_after: frozenset[str] = frozenset(),
+        record_disputes: bool = False,
     ) -> None:
         self.display_path = display_path
         self.base_dir = base_dir
@@ -52,6 +53,7 @@ class Replay:
         self.on_event = on_event
         self.after_event = after_event
         self.continue_after = continue_after
+        self.record_disputes = record_disputes
         self.engine: Engine | None = None
         self.verdict = FileVerdict(path=display_path)
         self.reader = LogReader()
@@ -124,7 +126,7 @@ class Replay:
                 message = error.render()
             self.verdict.input_error = message
             return False
-        self.engine = Engine(rules)
+        self.engine = Engine(rules, record_disputes=self.record_disputes)
         for event in sorted(header, key=lambda event: event.line):
             diagnostic = self.engine.apply(event)
             if diagnostic is not None:

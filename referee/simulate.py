@@ -51,6 +51,7 @@ class Simulator:
         self.engine = Engine(rules)
         self.hidden: list[Card] = []
         self.before_step: Callable[[Engine, ev.Event], None] | None = None
+        self.optional_header = True
 
     def _emit(self, event: ev.Event) -> ev.Event:
         if self.before_step is not None:
@@ -76,13 +77,13 @@ class Simulator:
         yield self._emit(ev.Players(next_line(), self.names))
         if self.spec_line:
             yield self._emit(ev.SpecName(next_line(), self.spec_line))
-        if rng.random() < 0.3:
+        if self.optional_header and rng.random() < 0.3:
             deck = list(self.rules.spec.deck)
             rng.shuffle(deck)
             yield self._emit(ev.Deck(next_line(), tuple(deck)))
         if self.target is not None:
             yield self._emit(ev.Target(next_line(), self.target))
-        elif rng.random() < 0.3:
+        elif self.optional_header and rng.random() < 0.3:
             yield self._emit(ev.Target(next_line(), rng.choice((200, 300, 500))))
         state = self.engine.state
         dealer = rng.randrange(len(self.names))

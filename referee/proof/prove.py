@@ -493,6 +493,7 @@ def find_counterexample(
         watch = _Watch(invariant_id, cards)
         simulator = Simulator(rules, 2 + seed % 3, seed, "full", max_rounds=3, on_step=watch.check)
         simulator.before_step = watch.remember
+        simulator.optional_header = False
         try:
             for _ in simulator.events():
                 if best is not None and len(watch.seen) >= len(best):
