@@ -158,6 +158,8 @@ class Engine:
     def __init__(self, rules: Rules, record_disputes: bool = True) -> None:
         self.rules = rules
         self.record_disputes = record_disputes
+        self._deck_cards: dict[str, Card] = {}
+        self._same_colour = rules.spec.matching.same_colour
         self.state = GameState(deck=rules.deck, deck_counts=Counter(rules.deck), target=rules.target)
         self.warnings: list[Diagnostic] = []
         self.rounds: list[RoundResult] = []
@@ -234,11 +236,16 @@ class Engine:
         return seat
 
     def _card(self, token: str) -> Card:
+        known = self._deck_cards.get(token)
+        if known is not None:
+            return known
         card = self.rules.catalogue.card(token)
         if card is None:
             raise Reject("unknown-card", "known-card", f"'{token}' is not a card of the deck: {self._why_unknown(token)}")
         if card not in self.state.deck_counts:
             raise Reject("unknown-card", "known-card", f"'{token}' is not a physical card of this deck")
+        if len(self._deck_cards) < 10_000:
+            self._deck_cards[token] = card
         return card
 
     def _why_unknown(self, token: str) -> str:
@@ -429,6 +436,7 @@ class Engine:
             raise Reject("bad-setup", "deck", "the deck is not official: " + "; ".join(problems))
         self.state.deck = tuple(cards)
         self.state.deck_counts = Counter(cards)
+        self._deck_cards = {}
 
     def _target(self, event: ev.Target) -> None:
         self.state.target = event.points
@@ -602,9 +610,7 @@ class Engine:
             seat = self._seat(event.player)
         token = event.card
         if "/" in token:
-            named = self.rules.catalogue.card(token)
-            if named is None or named not in state.deck_counts:
-                self._card(token)
+            self._card(token)
         elif not self.rules.catalogue.is_face(token):
             raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
         if state.phase == ROUND_OVER:
@@ -639,7 +645,8 @@ class Engine:
                 (drawn.token,) if drawn else (),
             )
         face = card.faces[state.side]
-        if not self.matches(face):
+        same_colour = self._same_colour and face.colour is not None and face.colour == state.colour
+        if not same_colour and not self.matches(face):
             playable = self.playable(seat)
             shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
             raise Reject(
@@ -657,7 +664,8 @@ class Engine:
                 raise Reject("bad-colour", "wild-colour", f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side")
         elif event.colour is not None:
             raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
-        self._close_window()
+        if state.uno_player is not None:
+            self._close_window()
         self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
 
     def _stacking(self, seat: int, token: str, penalty: Penalty) -> Penalty | None:

@@ -134,6 +134,9 @@ class LogReader:
                 yield from self._lines(offset, raw)
             return
         parse = self._parse
+        good_names = self._good_names
+        good_plays = self._good_plays
+        Play = ev.Play  # noqa: N806 - a local alias on the hot path
         line_number = before
         for text in texts:
             line_number += 1
@@ -153,6 +156,12 @@ class LogReader:
             tokens = text.split()
             if not tokens:
                 continue
+            count = len(tokens)
+            if count == 3 and tokens[1] == "plays" and self._state == _EVENTS and tokens[0] in good_names:
+                card = good_plays.get(tokens[2])
+                if card is not None:
+                    yield Play(line_number, tokens[0], card, None)
+                    continue
             if not self._first_content_line:
                 self._first_content_line = line_number
             event = parse(line_number, tokens)

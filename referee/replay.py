@@ -9,9 +9,9 @@ discarded.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from referee import events as ev
 from referee.compiler import Rules, load_rules
@@ -64,9 +64,15 @@ class Replay:
         reader = self.reader
         header: list[ev.Event] = []
         stopped = False
-        for event in reader.events(stream):
-            if stopped or reader.errors:
+        events = reader.events(stream)
+        syntax_errors = reader.errors
+        plain = self.stop_at_line is None and self.on_event is None and self.after_event is None
+        for event in events:
+            if stopped or syntax_errors:
                 stopped = True
+                continue
+            if plain and self.engine is not None:
+                stopped = self._replay_rest(event, events, syntax_errors)
                 continue
             if self.engine is None:
                 if isinstance(event, _HEADER_TYPES):
@@ -113,6 +119,24 @@ class Replay:
             verdict.rounds = list(self.engine.rounds)
             verdict.game_winner = self.engine.state.game_winner
         return verdict
+
+    def _replay_rest(self, first: ev.Event, events: Iterator[ev.Event], syntax_errors: list[Any]) -> bool:
+        """The hot loop, once the header is done and nobody is watching: apply events until one is illegal."""
+        assert self.engine is not None
+        apply = self.engine.apply
+        errors = self.verdict.errors
+        diagnostic = apply(first)
+        if diagnostic is not None:
+            errors.append(diagnostic)
+            return True
+        for event in events:
+            if syntax_errors:
+                return True
+            diagnostic = apply(event)
+            if diagnostic is not None:
+                errors.append(diagnostic)
+                return True
+        return False
 
     def _start(self, header: list[ev.Event]) -> bool:
         """Resolve the spec, build the engine and apply the header lines in order."""
