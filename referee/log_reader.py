@@ -59,14 +59,13 @@ class LogReader:
         self._state = _HEADER
         self._header_seen: set[str] = set()
         self._players_seen = False
-        self._first_content_line = 0
         self._good_names = _GOOD_NAMES
         self._good_cards = _GOOD_CARDS
         self._good_plays = _GOOD_PLAYS
         self._fast = {"plays": self._fast_play, "draws": self._fast_draw, "passes": self._fast_pass}
 
     def _error(self, line: int, message: str) -> None:
-        if self.errors and self.errors[-1].line == line:
+        if self.errors and (self.errors[-1].line == line or line < self.errors[-1].line and any(e.line == line for e in self.errors)):
             return
         self.error_count += 1
         if len(self.errors) < MAX_SYNTAX_ERRORS:
@@ -123,7 +122,8 @@ class LogReader:
                 too_long = True
         self.lines = line_number
         if not self._players_seen:
-            self._error(self._first_content_line or 1, "the log has no 'players' line")
+            self._error(1, "the log has no 'players' line")
+            self.errors.sort(key=lambda problem: problem.line)
 
     def _block(self, before: int, data: bytes) -> Iterator[ev.Event]:
         """Lines ``before + 1`` ... of a block of whole lines (no trailing newline)."""
@@ -162,8 +162,6 @@ class LogReader:
                 if card is not None:
                     yield Play(line_number, tokens[0], card, None)
                     continue
-            if not self._first_content_line:
-                self._first_content_line = line_number
             event = parse(line_number, tokens)
             if event is not None:
                 yield event
