@@ -32,6 +32,17 @@ def _expand(paths: tuple[str, ...]) -> Iterator[tuple[Path, str]]:
             yield path, given
 
 
+_spec_file_option = click.option(
+    "--spec",
+    "spec_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Rule spec to use instead of the log's 'spec' line.",
+)
+_format_option = click.option(
+    "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
+)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee")
 @click.option("--debug", is_flag=True, help="Show a traceback for an internal error.")
@@ -54,13 +65,8 @@ def main(debug: bool) -> None:
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
-@click.option(
-    "--spec",
-    "spec_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Rule spec to use instead of the log's 'spec' line.",
-)
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format.")
+@_spec_file_option
+@_format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary).")
 def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool) -> None:
     """Replay game logs and report the first rule violation in each.
@@ -139,11 +145,9 @@ def simulate(spec_name: str, players: int, seed: int, games: int, mode: str, out
       referee simulate --players 6 --mode observed --games 100 --out games/
     """
     from referee.log_writer import write_atomically
-    from referee.replay import rules_for
     from referee.simulate import simulate_game
 
-    path = Path(spec_name)
-    rules = rules_for(None, None, path) if path.suffix in (".yaml", ".yml") or path.is_file() else rules_for(spec_name, None, None)
+    rules = _rules_for_name(spec_name)
     spec_line = None if spec_name == "uno-flip" else spec_name
     for number in range(games):
         text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds)
@@ -171,13 +175,8 @@ def _log_and_line(target: str, line: int | None) -> tuple[Path, int]:
 @click.argument("target", metavar="LOG:LINE | LOG")
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
-@click.option(
-    "--spec",
-    "spec_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Rule spec to use instead of the log's 'spec' line.",
-)
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_spec_file_option
+@_format_option
 def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
     """Show the state just before a line, and why its event is or is not legal.
 
@@ -214,7 +213,7 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
 @main.command()
 @click.argument("rule_id", required=False)
 @click.option("--spec", "spec_name", default="uno-flip", show_default=True, help="A shipped spec name or a spec file.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_format_option
 def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
 
@@ -265,13 +264,8 @@ def _rules_for_name(spec_name: str):  # type: ignore[no-untyped-def]
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@click.option(
-    "--spec",
-    "spec_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Rule spec to use instead of the log's 'spec' line.",
-)
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_spec_file_option
+@_format_option
 def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str) -> None:
     """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
 
@@ -310,7 +304,7 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
 @click.option("--spec", "spec_paths", multiple=True, help="A spec (shipped name or file); repeat for several. Default: every shipped spec.")
 @click.option("--invariant", "invariant_id", help="Prove only this invariant (see specs/invariants.yml).")
 @click.option("--players", type=click.IntRange(2, 10), help="Prove for this player count only (default: 2 to 10).")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@_format_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report here (for CI).")
 @click.option(
     "--timeout",

@@ -372,6 +372,15 @@ class Engine:
             )
         return found[0]
 
+    def _remove_from_hand(self, seat: int, card: Card) -> None:
+        state = self.state
+        hand = state.hands[seat]
+        if hand[card] == 1:
+            del hand[card]
+        else:
+            hand[card] -= 1
+        state.hand_sizes[seat] -= 1
+
     def _take(self, seat: int, named: Card | None) -> Card:
         """Move one card from the draw pile to a hand (wrong-draw when it is not there)."""
         state = self.state
@@ -683,12 +692,8 @@ class Engine:
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
+        self._remove_from_hand(seat, card)
         hand = state.hands[seat]
-        if hand[card] == 1:
-            del hand[card]
-        else:
-            hand[card] -= 1
-        state.hand_sizes[seat] -= 1
         state.discard_pile.append(card)
         state.drew = False
         state.drawn_card = None
@@ -828,12 +833,7 @@ class Engine:
         penalty.challengeable = False
         card = self._take(seat, named)
         if penalty.into_discard:
-            hand = state.hands[seat]
-            if hand[card] == 1:
-                del hand[card]
-            else:
-                hand[card] -= 1
-            state.hand_sizes[seat] -= 1
+            self._remove_from_hand(seat, card)
             state.discard_pile.insert(len(state.discard_pile) - 1, card)
         if penalty.count > 0:
             penalty.count -= 1

@@ -187,23 +187,33 @@ def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout
     return _per_player_count(rules, cards, lambda m, s: m.discard_has_top(s), players, timeout_ms)
 
 
-def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
-    """Every place shows a side; a flip turns every place at once, and nothing else turns any."""
+def _for_each_count(players: tuple[int, ...], question: Callable[[int], str]) -> tuple[str, list[int]]:
+    """Ask ``question`` (its answer: sat means refuted) for each player count."""
     refuted = []
     for n in players:
-        shown = [z3.Int(f"shows{i}") for i in range(n + 2)]
-        after = [z3.Int(f"shows{i}_after") for i in range(n + 2)]
-        side, side_after, flip = z3.Int("side"), z3.Int("side_after"), z3.Bool("flip")
-        check = solver(timeout_ms)
-        check.add(*[s == side for s in shown], z3.Or(side == 0, side == 1))
-        check.add(side_after == z3.If(flip, 1 - side, side), *[a == z3.If(flip, 1 - s, s) for a, s in zip(after, shown, strict=True)])
-        check.add(z3.Not(z3.And(*[a == side_after for a in after])))
-        answer = _answer(check)
+        answer = question(n)
         if answer == "unknown":
             return "unknown", []
         if answer == "sat":
             refuted.append(n)
     return ("refuted", refuted) if refuted else ("proved", [])
+
+
+def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    """Every place shows a side; a flip turns every place at once, and nothing else turns any."""
+
+    def question(n: int) -> str:
+        shown = [z3.Int(f"shows{i}") for i in range(n + 2)]
+        after = [z3.Int(f"shows{i}_after") for i in range(n + 2)]
+        side, side_after, flip = z3.Int("side"), z3.Int("side_after"), z3.Bool("flip")
+        check = solver(timeout_ms)
+        check.add(*[s == side for s in shown], z3.Or(side == 0, side == 1))
+        turned = [a == z3.If(flip, 1 - s, s) for a, s in zip(after, shown, strict=True)]
+        check.add(side_after == z3.If(flip, 1 - side, side), *turned)
+        check.add(z3.Not(z3.And(*[a == side_after for a in after])))
+        return _answer(check)
+
+    return _for_each_count(players, question)
 
 
 def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
@@ -230,8 +240,8 @@ def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: 
 
 def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     """Every draw transition adds exactly the cards it takes from the draw pile to the drawer's hand."""
-    refuted = []
-    for n in players:
+
+    def question(n: int) -> str:
         model = Model(rules, n, cards)
         pre, post = State.make(n, "a"), State.make(n, "b")
         seat, count, next_turn = z3.Int("seat"), z3.Int("count"), z3.Int("next_turn")
@@ -241,12 +251,9 @@ def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeo
             draws.append(model.draw(pre, post, seat, count, True, into_discard, completes, next_turn, moved))
         check = solver(timeout_ms)
         check.add(model.conservation(pre), z3.Or(*draws), z3.Not(post.hand(seat) == pre.hand(seat) + count))
-        answer = _answer(check)
-        if answer == "unknown":
-            return "unknown", []
-        if answer == "sat":
-            refuted.append(n)
-    return ("refuted", refuted) if refuted else ("proved", [])
+        return _answer(check)
+
+    return _for_each_count(players, question)
 
 
 def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
