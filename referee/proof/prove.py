@@ -330,6 +330,11 @@ def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_
     return {"unsat": ("proved", []), "sat": ("refuted", list(players))}.get(answer, ("unknown", []))
 
 
+_NOTES = {
+    "cards.conservation": "proved for one arbitrary card; every event moves cards by place, never by name, so it holds for "
+    "each of them (symmetry; the engine/Z3 agreement test checks the events are uniform)",
+}
+
 _CHECKERS: dict[str, Callable[[Rules, int, tuple[int, ...], int], tuple[str, list[int]]]] = {
     "cards.conservation": _conservation,
     "deck.composition": _deck_composition,
@@ -568,6 +573,8 @@ def prove_spec(
         else:
             detail = ""
         seconds = time.perf_counter() - started
+        if status == "proved" and invariant.id in _NOTES:
+            detail = _NOTES[invariant.id]
         outcome = Outcome(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
         if status == "refuted" and counterexamples:
             outcome.counterexample = find_counterexample(rules, invariant.id, invariants.cards, str(spec_path))
