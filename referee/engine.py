@@ -320,6 +320,8 @@ class Engine:
         if not state.uno_called and not state.uno_caught:
             self._warn(state.uno_line, "uncaught-uno", "uncaught", f"{self._name(state.uno_player)} did not say UNO")
         state.uno_player = None
+        state.uno_called = False
+        state.uno_caught = False
 
     def _turn_gate(self, seat: int) -> None:
         state = self.state
@@ -480,6 +482,8 @@ class Engine:
         state.drew = False
         state.drawn_card = None
         state.uno_player = None
+        state.uno_called = False
+        state.uno_caught = False
         self.rounds.append(RoundResult(event.number, False))
 
     def _dealer(self, event: ev.Dealer) -> None:
@@ -1198,6 +1202,8 @@ class Engine:
         state.last_result = result
         state.phase = ROUND_OVER
         state.uno_player = None
+        state.uno_called = False
+        state.uno_caught = False
         if max(state.totals) >= state.target:
             state.phase = GAME_OVER
             if self.rules.own_hand_scoring:

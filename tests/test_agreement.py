@@ -51,6 +51,8 @@ def _snapshot(engine: Engine, model: Model, card: Any) -> Snapshot:
         "colour": model.colour_index[state.colour] if state.colour is not None else NONE,
         "pending": state.choose_by is not None,
         "drew": state.drew,
+        "window": state.uno_player if state.uno_player is not None else NONE,
+        "called": state.uno_called,
     }
     return Snapshot(values, list(state.penalties), values["card"], state.draw_pile_size())
 
@@ -68,12 +70,14 @@ def _state(values: dict[str, Any], n: int) -> State:
         colour=z3.IntVal(values["colour"]),
         pending=z3.BoolVal(values["pending"]),
         drew=z3.BoolVal(values["drew"]),
+        window=z3.IntVal(values["window"]),
+        called=z3.BoolVal(values["called"]),
     )
 
 
 def _perturb(values: dict[str, Any], n: int, which: int) -> dict[str, Any]:
     changed = dict(values, hands=list(values["hands"]))
-    choice = which % 6
+    choice = which % 7
     if choice == 0:
         changed["draw"] += 1
     elif choice == 1:
@@ -84,8 +88,10 @@ def _perturb(values: dict[str, Any], n: int, which: int) -> dict[str, Any]:
         changed["side"] = 1 - changed["side"]
     elif choice == 4:
         changed["hands"][which % n] += 1
-    else:
+    elif choice == 5:
         changed["card"] = (changed["card"] + 1) % (n + 2)
+    else:
+        changed["window"] = NONE if changed["window"] != NONE else which % n
     return changed
 
 
@@ -144,7 +150,10 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         return model.pass_turn(pre, post, z3.IntVal(state.seat[event.player]))
     if isinstance(event, ev.Choose):
         return model.choose(pre, post, z3.IntVal(model.colour_index[event.colour]))
-    return model.unchanged(pre, post, z3.BoolVal(settled), z3.IntVal(settled_turn))
+    if isinstance(event, ev.Call):
+        return model.call(pre, post, z3.IntVal(state.seat[event.player]))
+    closes = isinstance(event, ev.Challenge)
+    return model.unchanged(pre, post, z3.BoolVal(settled), z3.IntVal(settled_turn), z3.BoolVal(closes))
 
 
 _CARD: list[Any] = [None]  # the one arbitrary card followed in this game

@@ -42,6 +42,8 @@ class State:
     colour: Any
     pending: Any
     drew: Any
+    window: Any
+    called: Any
 
     @staticmethod
     def make(n: int, tag: str) -> State:
@@ -57,6 +59,8 @@ class State:
             colour=z3.Int(f"colour_{tag}"),
             pending=z3.Bool(f"pending_{tag}"),
             drew=z3.Bool(f"drew_{tag}"),
+            window=z3.Int(f"window_{tag}"),
+            called=z3.Bool(f"called_{tag}"),
         )
 
     @property
@@ -100,6 +104,8 @@ class State:
             "direction": value(self.direction),
             "colour": value(self.colour),
             "pending": value(self.pending),
+            "window": value(self.window),
+            "called": value(self.called),
         }
 
 
@@ -161,7 +167,7 @@ class Model:
 
     def frame(self, pre: State, post: State, changed: set[str]) -> list[Any]:
         constraints = []
-        for name in ("draw", "discard", "card", "side", "turn", "direction", "colour", "pending", "drew"):
+        for name in ("draw", "discard", "card", "side", "turn", "direction", "colour", "pending", "drew", "window", "called"):
             if name not in changed:
                 constraints.append(getattr(post, name) == getattr(pre, name))
         if "hands" not in changed:
@@ -188,6 +194,8 @@ class Model:
             z3.Implies(moved, pre.card == seat),
             z3.Implies(z3.And(pre.card == seat, pre.hand(seat) == 1), moved),
             z3.Not(post.drew),
+            post.window == z3.If(pre.hand(seat) == 2, seat, NONE),
+            z3.Not(post.called),
         ]
         for index in range(n):
             constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]))
@@ -263,7 +271,8 @@ class Model:
                 z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
                 z3.Not(z3.And(pre.drew, pre.turn == seat)),
             ]
-        constraints += self.frame(pre, post, {"hands", "draw", "discard", "card", "turn", "drew"})
+        constraints += [post.window == NONE, z3.Not(post.called)]
+        constraints += self.frame(pre, post, {"hands", "draw", "discard", "card", "turn", "drew", "window", "called"})
         return z3.And(*constraints)
 
     def settle(self, pre: State, post: State, settled: Any, settled_turn: Any) -> list[Any]:
@@ -302,7 +311,9 @@ class Model:
             pre.drew,
             post.turn == self.next_seat(seat, pre.direction),
             z3.Not(post.drew),
-            *self.frame(pre, post, {"turn", "drew"}),
+            post.window == NONE,
+            z3.Not(post.called),
+            *self.frame(pre, post, {"turn", "drew", "window", "called"}),
         )
 
     def choose(self, pre: State, post: State, colour: Any) -> Any:
@@ -311,12 +322,23 @@ class Model:
             self.in_side(colour, pre.side),
             post.colour == colour,
             z3.Not(post.pending),
-            *self.frame(pre, post, {"colour", "pending"}),
+            post.window == NONE,
+            z3.Not(post.called),
+            *self.frame(pre, post, {"colour", "pending", "window", "called"}),
         )
 
-    def unchanged(self, pre: State, post: State, settled: Any, settled_turn: Any) -> Any:
-        """Calls, catches, challenges and score claims move no card (a challenge may settle a penalty)."""
-        return z3.And(*self.settle(pre, post, settled, settled_turn), *self.frame(pre, post, {"turn", "drew"}))
+    def unchanged(self, pre: State, post: State, settled: Any, settled_turn: Any, closes_window: Any) -> Any:
+        """Catches, challenges and score claims move no card; a challenge closes the UNO window and may settle a penalty."""
+        return z3.And(
+            *self.settle(pre, post, settled, settled_turn),
+            post.window == z3.If(closes_window, NONE, pre.window),
+            post.called == z3.And(z3.Not(closes_window), pre.called),
+            *self.frame(pre, post, {"turn", "drew", "window", "called"}),
+        )
+
+    def call(self, pre: State, post: State, seat: Any) -> Any:
+        """The player whose UNO window is open says UNO."""
+        return z3.And(pre.window == seat, post.called, *self.frame(pre, post, {"called"}))
 
     def deal(self, state: State) -> Any:
         """A state right after the deal and the card turned up (flips and wilds at the start included)."""
@@ -333,6 +355,8 @@ class Model:
             z3.Or(state.direction == 1, state.direction == -1),
             z3.Or(state.pending, self.in_side(state.colour, state.side)),
             z3.Not(state.drew),
+            state.window == NONE,
+            z3.Not(state.called),
             state.card >= 0,
             state.card <= n + 1,
             state.count_at(state.card) >= 1,
@@ -356,7 +380,8 @@ class Model:
             self.reshuffle(pre, post, moved, completes, next_turn),
             self.pass_turn(pre, post, seat),
             self.choose(pre, post, chosen),
-            self.unchanged(pre, post, completes, next_turn),
+            self.unchanged(pre, post, completes, next_turn, moved),
+            self.call(pre, post, seat),
         ]
         return z3.Or(*options)
 
@@ -380,6 +405,10 @@ class Model:
         """While the round is being played (no hand is empty) the colour in play belongs to the side, or is being chosen."""
         round_over = z3.Or(*[hand == 0 for hand in state.hands])
         return z3.And(z3.Or(state.side == 0, state.side == 1), z3.Or(state.pending, self.in_side(state.colour, state.side), round_over))
+
+    def uno_window(self, state: State) -> Any:
+        """An open UNO window belongs to a player who holds exactly one card."""
+        return z3.Or(state.window == NONE, z3.And(self.seat(state.window), state.hand(state.window) == 1))
 
     def discard_has_top(self, state: State) -> Any:
         return z3.And(state.discard >= 1, state.draw >= 0)

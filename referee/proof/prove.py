@@ -183,6 +183,10 @@ def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_
     return _per_player_count(rules, cards, lambda m, s: m.colour_of_side(s), players, timeout_ms)
 
 
+def _uno_window(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+    return _per_player_count(rules, cards, lambda m, s: z3.And(m.conservation(s), m.uno_window(s)), players, timeout_ms)
+
+
 def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     return _per_player_count(rules, cards, lambda m, s: m.discard_has_top(s), players, timeout_ms)
 
@@ -345,6 +349,7 @@ _CHECKERS: dict[str, Callable[[Rules, int, tuple[int, ...], int], tuple[str, lis
     "score.bounds": _score_bounds,
     "penalty.into-hand": _penalty_into_hand,
     "discard.has-top": _discard_has_top,
+    "uno.window": _uno_window,
     "faces.playable": _faces_playable,
 }
 
@@ -469,6 +474,9 @@ def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: E
     colourless = state.choose_by is None and state.colour not in rules.side_colours[state.side]
     if invariant_id == "colour.of-side" and state.phase == PLAYING and colourless:
         return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
+    window = state.uno_player
+    if invariant_id == "uno.window" and window is not None and state.hand_sizes[window] != 1:
+        return f"the UNO window is open for {state.players[window]}, who holds {state.hand_sizes[window]} cards"
     if invariant_id == "discard.has-top" and state.phase == PLAYING and not state.discard_pile:
         return "the discard pile has no top card"
     result = state.last_result
