@@ -184,7 +184,10 @@ def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_
 
 
 def _uno_window(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
-    return _per_player_count(rules, cards, lambda m, s: z3.And(m.conservation(s), m.uno_window(s)), players, timeout_ms)
+    def window(model: Model, state: State) -> Any:
+        return z3.And(*[hand >= 0 for hand in state.hands], model.uno_window(state))
+
+    return _per_player_count(rules, cards, window, players, timeout_ms)
 
 
 def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
