@@ -215,8 +215,12 @@ class Engine:
 
     def clone(self) -> Engine:
         """An independent copy for asking "what if" (cards and rules are shared, being immutable)."""
-        twin = Engine(self.rules)
+        twin = Engine(self.rules, self.record_disputes)
         twin.state = copy.deepcopy(self.state)
+        twin.rounds = list(self.rounds)
+        twin.warnings = list(self.warnings)
+        twin.disputes = list(self.disputes)
+        twin._deck_cards = self._deck_cards
         return twin
 
     @property
