@@ -10,6 +10,7 @@ import pytest
 
 from referee.adjudicate import adjudicate
 from referee.explain import explain
+
 from scenario_tools import SCENARIOS, scenario_logs
 
 LOGS = scenario_logs()
