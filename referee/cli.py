@@ -96,12 +96,13 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
         if output_format == "text":
             for line in render_file_text(verdict, quiet):
                 click.echo(line, err=verdict.input_error is not None)
+    if not verdicts:
+        click.echo(f"error: no *.log files in {', '.join(logs)}", err=True)
+        raise SystemExit(errors.EXIT_INPUT)
     if output_format == "json":
         click.echo(render_json(verdicts))
     elif not quiet:
         click.echo(summary(verdicts))
-    if not verdicts:
-        raise SystemExit(errors.EXIT_INPUT)
     if any(verdict.input_error is not None for verdict in verdicts):
         raise SystemExit(errors.EXIT_INPUT)
     raise SystemExit(errors.EXIT_FINDINGS if any(verdict.errors for verdict in verdicts) else errors.EXIT_CLEAN)

@@ -117,3 +117,8 @@ def test_broken_pipe_is_quiet() -> None:
         errors = process.stderr.read().decode()
         process.wait(timeout=120)
     assert "Traceback" not in errors and "internal error" not in errors
+
+
+def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
+    result = referee("check", str(tmp_path))
+    assert result.returncode == 2 and result.stdout == "" and "no *.log files" in result.stderr
