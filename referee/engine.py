@@ -132,6 +132,7 @@ class GameState:
     uno_called: bool = False
     uno_caught: bool = False
     last_result: RoundResult | None = None
+    own_points: list[int] = field(default_factory=list)
     game_winner: str | list[str] | None = None
 
     @property
@@ -164,7 +165,6 @@ class Engine:
         self.warnings: list[Diagnostic] = []
         self.rounds: list[RoundResult] = []
         self.disputes: list[Dispute] = []
-        self._own_points: list[int] = []
         self._handlers = {
             ev.Players: self._players,
             ev.SpecName: self._spec_name,
@@ -1175,7 +1175,7 @@ class Engine:
 
     def round_points(self, seat: int, result: RoundResult) -> int:
         if self.rules.own_hand_scoring:
-            return self._own_points[seat]
+            return self.state.own_points[seat]
         return (result.points or 0) if result.winner == self._name(seat) else 0
 
     def _hand_points(self, seat: int) -> int:
@@ -1187,7 +1187,7 @@ class Engine:
     def _finish_round(self, winner: int) -> None:
         state = self.state
         own = [self._hand_points(seat) for seat in range(state.player_count)]
-        self._own_points = own
+        state.own_points = own
         points = sum(own)
         if self.rules.own_hand_scoring:
             for seat in range(state.player_count):

@@ -91,6 +91,7 @@ def test_open_gap_is_reported() -> None:
 def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(prove, "_answer", lambda check: "unknown")
     prove._CONTEXTS.clear()
+    prove._ANSWERS.clear()
     result = prove_spec(ROOT / "specs" / "uno-flip.yaml", INVARIANTS, counterexamples=False)
     assert {outcome.status for outcome in result["invariants"]} == {"unknown"}
 

@@ -48,7 +48,7 @@ def test_scenario(log: Path) -> None:
     assert [(w["line"], w["code"]) for w in verdict["warnings"]] == warnings
 
 
-@pytest.mark.parametrize("pair", ["stacking", "dealer-chooses", "short-draw-five", "short-target"])
+@pytest.mark.parametrize("pair", ["stacking", "dealer-chooses", "short-draw-five", "short-target", "lowest-score"])
 def test_house_rules_change_the_verdict(pair: str) -> None:
     _, official = run_check(SCENARIOS / "house" / f"{pair}-official.log")
     _, house = run_check(SCENARIOS / "house" / f"{pair}-house.log")

@@ -136,25 +136,44 @@ class Model:
             z3.And(side == 1, z3.Or(*[colour == c for c in self.side_colours[1]])),
         )
 
+    @staticmethod
+    def behaviour(face_rules: FaceRules) -> tuple[Any, ...]:
+        """What the model reads of a face: two faces with the same behaviour are the same to the proofs."""
+        return (
+            face_rules.face.side,
+            face_rules.face.face_class,
+            face_rules.reverse,
+            face_rules.skip,
+            face_rules.skip_everyone,
+            face_rules.flip,
+            face_rules.flip_draw_pile,
+            face_rules.flip_discard_pile,
+            face_rules.draw,
+            face_rules.draw_until_colour,
+            face_rules.penalty_into_discard,
+            face_rules.choose_colour,
+        )
+
+    @staticmethod
+    def fingerprint(rules: Rules) -> tuple[Any, ...]:
+        """Everything the model is compiled from: specs with equal fingerprints have the same transition relation."""
+        spec = rules.spec
+        return (
+            tuple(sorted({Model.behaviour(f) for f in rules.faces.values()}, key=repr)),
+            spec.colours,
+            spec.hand_size,
+            spec.start_side,
+            len(rules.deck),
+            rules.two_player_reverse_skips,
+            rules.flip_chooser,
+            rules.reshuffle_keeps_top,
+        )
+
     def _signatures(self) -> list[FaceRules]:
         """One face for each distinct behaviour: the proofs need not tell two red 7s apart."""
         seen: dict[tuple[Any, ...], FaceRules] = {}
         for face_rules in self.rules.faces.values():
-            key = (
-                face_rules.face.side,
-                face_rules.face.face_class,
-                face_rules.reverse,
-                face_rules.skip,
-                face_rules.skip_everyone,
-                face_rules.flip,
-                face_rules.flip_draw_pile,
-                face_rules.flip_discard_pile,
-                face_rules.draw,
-                face_rules.draw_until_colour,
-                face_rules.penalty_into_discard,
-                face_rules.choose_colour,
-            )
-            seen.setdefault(key, face_rules)
+            seen.setdefault(self.behaviour(face_rules), face_rules)
         return list(seen.values())
 
     def seat(self, expression: Any) -> Any:

@@ -130,11 +130,12 @@ class _Context:
     deal: Any
 
 
-_CONTEXTS: dict[tuple[int, int, int], _Context] = {}
+_CONTEXTS: dict[tuple[Any, ...], _Context] = {}
 
 
 def _context(rules: Rules, n: int, cards: int) -> _Context:
-    key = (id(rules), n, cards)
+    """Built once per model fingerprint and player count: house rules the model does not read share it."""
+    key = (Model.fingerprint(rules), n, cards)
     context = _CONTEXTS.get(key)
     if context is None:
         model = Model(rules, n, cards)
@@ -144,8 +145,25 @@ def _context(rules: Rules, n: int, cards: int) -> _Context:
     return context
 
 
+_ANSWERS: dict[tuple[Any, ...], str] = {}
+
+
 def _inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
-    """'proved' when Init => Inv and Inv /\\ T => Inv' are valid; 'refuted' with a model; else 'unknown'."""
+    """'proved' when Init => Inv and Inv /\\ T => Inv' are valid; 'refuted' with a model; else 'unknown'.
+
+    The same formulas get the same answer (fixed seeds), so a spec whose model fingerprint was already
+    asked this question reuses the answer; 'unknown' is never reused.
+    """
+    key = (Model.fingerprint(rules), predicate.__code__, n, cards, timeout_ms)
+    if key in _ANSWERS:
+        return _ANSWERS[key]
+    answer = _ask_inductive(rules, n, cards, predicate, timeout_ms)
+    if answer != "unknown":
+        _ANSWERS[key] = answer
+    return answer
+
+
+def _ask_inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
     context = _context(rules, n, cards)
     model = context.model
     base = solver(timeout_ms)
