@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.cards import Card, Face, FaceClass
+from referee.cards import Card, Face
 from referee.spec_model import Catalogue, Rule, Spec, load_spec
 
 
@@ -66,20 +66,8 @@ class Rules:
     catch_penalty: int
     own_hand_scoring: bool
     dealer_step: int
-    max_hand_points: int
     reshuffle_keeps_top: bool = True
     flip_chooser: str = "next-player"
-
-    def rule_for(self, check: str) -> Rule:
-        return self.check_rules[check]
-
-    def deck_from_tokens(self, tokens: tuple[str, ...]) -> tuple[Card, ...]:
-        cards = []
-        for token in tokens:
-            card = self.catalogue.card(token)
-            assert card is not None, token
-            cards.append(card)
-        return tuple(cards)
 
 
 def compile_spec(spec: Spec) -> Rules:
@@ -122,8 +110,6 @@ def compile_spec(spec: Spec) -> Rules:
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)
     assert all(card is not None for card in deck)
-    per_card_max = max((max(r.points for r in faces.values() if r.face.side == side) for side in (0, 1)), default=0)
-    total_cards = len(deck)
     return Rules(
         spec=spec,
         catalogue=catalogue,
@@ -141,7 +127,6 @@ def compile_spec(spec: Spec) -> Rules:
         catch_penalty=int(spec.options["uno-catch-penalty"]),  # type: ignore[call-overload]
         own_hand_scoring=spec.options["scoring"] == "own-hand-lowest-wins",
         dealer_step=1 if spec.options["dealer-rotation"] == "left" else -1,
-        max_hand_points=per_card_max * total_cards,
         reshuffle_keeps_top=spec.options["reshuffle"] == "keep-top",
         flip_chooser=str(spec.options["flip-colour-chooser"]),
     )
@@ -159,7 +144,3 @@ def load_rules(path: Path) -> Rules:
         if len(_CACHE) < 64:
             _CACHE[key] = rules
     return rules
-
-
-def is_wild(face: Face) -> bool:
-    return face.face_class is FaceClass.WILD

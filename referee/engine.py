@@ -61,7 +61,6 @@ class Penalty:
     bluff: bool = False
     started: bool = False
     stack_kind: str | None = None
-    source_card: Card | None = None
     colour_before: str | None = None
     evidence: tuple[Card, ...] = ()
     into_discard: bool = False
@@ -206,9 +205,6 @@ class Engine:
             return Diagnostic(event.line, reject.code, reject.message, rule.id, reject.allowed)
         return None
 
-    def finish(self) -> None:
-        """The log ended: nothing is warned for windows or challenges still open."""
-
     def _dispute(self, dispute: Dispute) -> None:
         if self.record_disputes:
             self.disputes.append(dispute)
@@ -222,13 +218,6 @@ class Engine:
         twin.disputes = list(self.disputes)
         twin._deck_cards = self._deck_cards
         return twin
-
-    @property
-    def round_open(self) -> bool:
-        return self.state.phase in (SETUP, START_AGAIN, PLAYING)
-
-    def face_rules(self, face: Face) -> FaceRules:
-        return self.rules.faces[face]
 
     # -- helpers
 
@@ -615,7 +604,7 @@ class Engine:
             state.colour = None
             state.choose_by = chooser
         if "apply-effects" in at_start:
-            self._effects(dealer, face_rules, None, 0, start=True)
+            self._effects(dealer, face_rules, 0, start=True)
         self._settle()
 
     # -- playing
@@ -725,7 +714,7 @@ class Engine:
         if face_rules.plain and extra == 0:
             state.turn = (seat + state.direction) % len(state.players)
         else:
-            self._effects(seat, face_rules, card, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
+            self._effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self._finish_round(seat)
         if state.penalties:
@@ -735,7 +724,6 @@ class Engine:
         self,
         seat: int,
         face_rules: FaceRules,
-        card: Card | None,
         stacked: int,
         *,
         start: bool = False,
@@ -782,7 +770,6 @@ class Engine:
                     bluff=held and challengeable,
                     stack_kind=face_rules.face.kind if face_rules.stackable else None,
                     into_discard=face_rules.penalty_into_discard,
-                    source_card=card,
                     colour_before=colour_before,
                     evidence=evidence,
                 )
