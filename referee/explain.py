@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from referee import events as ev
-from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine
+from referee.cards import Card
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine, Reject
 from referee.errors import UsageError
 from referee.log_reader import LogReader
 from referee.log_writer import format_event
@@ -45,9 +46,7 @@ _EVENT_CHECK = {
 def parse_move(text: str, line: int) -> ev.Event:
     """A hypothetical event written as a log line ("Bob plays red-5")."""
     reader = LogReader()
-    reader._state = 5  # events may follow  # noqa: SLF001 - the reader's own grammar, reused
-    tokens = text.split()
-    event = reader._parse(line, tokens) if tokens else None  # noqa: SLF001
+    event = reader.parse_event_line(line, text)
     if event is None or reader.errors:
         problem = reader.errors[0].message if reader.errors else "empty"
         raise UsageError(f"--move '{text}' is not an event line: {problem}")
@@ -250,10 +249,10 @@ def explain(path: Path, line: int, move: str | None = None, spec_override: Path 
     return result
 
 
-def _played_card(engine: Engine, seat: int, token: str):  # type: ignore[no-untyped-def]
+def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
     try:
-        return engine._resolve_in_hand(seat, token)  # noqa: SLF001 - same resolution as the replay
-    except Exception:  # noqa: BLE001 - an unresolvable card simply has no card rule
+        return engine._resolve_in_hand(seat, token)  # noqa: SLF001 - the same resolution as the replay
+    except Reject:  # a card that does not resolve has no card rule to cite
         return None
 
 

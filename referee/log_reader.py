@@ -175,6 +175,15 @@ class LogReader:
             return
         yield from self._block(line_number - 1, raw)
 
+    def parse_event_line(self, line: int, text: str) -> ev.Event | None:
+        """One event line on its own (as if inside a round), for a hypothetical move; errors go to ``errors``."""
+        self._state = _EVENTS
+        tokens = text.split()
+        if not tokens:
+            self._error(line, "empty")
+            return None
+        return self._parse(line, tokens)
+
     def _parse(self, line: int, tokens: list[str]) -> ev.Event | None:
         if len(tokens) > 1 and self._state == _EVENTS and tokens[0] in self._good_names:
             fast = self._fast.get(tokens[1])
