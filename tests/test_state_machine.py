@@ -1,0 +1,117 @@
+"""A hypothesis state machine plays random legal games through the engine, checking after every event the
+invariants that `referee prove` proves with Z3 (so a failure here shrinks to a short game)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from referee import events as ev
+from referee.compiler import load_rules
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+
+RULES = load_rules(Path(__file__).resolve().parent.parent / "specs" / "uno-flip.yaml")
+NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim")
+
+
+class Games(RuleBasedStateMachine):
+    """Each step is one event the engine accepts in the current state."""
+
+    engine: Engine
+    line: int
+
+    def _apply(self, event: ev.Event) -> None:
+        diagnostic = self.engine.apply(event)
+        assert diagnostic is None, f"line {event.line}: {diagnostic}"
+
+    def _deal(self, number: int, order: list[int]) -> None:
+        state = self.engine.state
+        self.line += 1
+        self._apply(ev.Round(self.line, number))
+        dealer = 0 if number == 1 else (state.dealer + 1) % state.player_count
+        self.line += 1
+        self._apply(ev.Dealer(self.line, state.players[dealer]))
+        deck = list(state.deck)
+        self.line += 1
+        self._apply(ev.Shuffle(self.line, tuple(deck[i].token for i in order)))
+
+    @initialize(players=st.integers(2, 10), order=st.permutations(range(112)))
+    def start(self, players: int, order: list[int]) -> None:
+        self.engine = Engine(RULES)
+        self.line = 1
+        self._apply(ev.Players(1, NAMES[:players]))
+        self._deal(1, order)
+
+    def _candidates(self) -> list[ev.Event]:
+        state = self.engine.state
+        colours = sorted(RULES.side_colours[state.side])
+        line = self.line + 1
+        found: list[ev.Event] = []
+        if state.draw_pile_size() == 0 and len(state.discard_pile) > 1:
+            found.append(ev.Reshuffle(line, tuple(card.token for card in reversed(state.discard_pile[:-1]))))
+        for name in state.players:
+            seat = state.seat[name]
+            for card in sorted(state.hands[seat], key=lambda c: c.token):
+                wild = RULES.faces[card.faces[state.side]].choose_colour
+                found.append(ev.Play(line, name, card.token, colours[len(found) % len(colours)] if wild else None))
+            found += [ev.Draw(line, name, ()), ev.Pass(line, name), ev.Choose(line, name, colours[0]), ev.Call(line, name)]
+            found += [ev.Catch(line, name, other) for other in state.players if other != name]
+            found += [ev.Challenge(line, name, other) for other in state.players if other != name]
+        return [event for event in found if self.engine.clone().apply(event) is None]
+
+    @precondition(lambda self: self.engine.state.phase == PLAYING)
+    @rule(data=st.data())
+    def play_one_event(self, data: st.DataObject) -> None:
+        legal = self._candidates()
+        assert legal, "a player to move with no legal event (gap.no-legal-event)"
+        event = data.draw(st.sampled_from(legal))
+        self.line += 1
+        self._apply(event)
+
+    @precondition(lambda self: self.engine.state.phase == ROUND_OVER)
+    @rule(order=st.permutations(range(112)))
+    def next_round(self, order: list[int]) -> None:
+        self._deal(self.engine.state.round_number + 1, order)
+
+    @precondition(lambda self: self.engine.state.phase == GAME_OVER)
+    @rule()
+    def game_over(self) -> None:
+        assert self.engine.state.game_winner is not None
+
+    @invariant()
+    def cards_conservation(self) -> None:
+        state = self.engine.state
+        places: Counter = Counter(state.discard_pile)
+        places.update(state.draw_pile)
+        for hand in state.hands:
+            places.update(hand)
+        assert +places == state.deck_counts and state.card_count() == 112
+
+    @invariant()
+    def turn_valid(self) -> None:
+        state = self.engine.state
+        assert 0 <= state.turn < state.player_count and state.direction in (1, -1)
+
+    @invariant()
+    def colour_of_side(self) -> None:
+        state = self.engine.state
+        if state.phase == PLAYING and state.choose_by is None:
+            assert state.colour in RULES.side_colours[state.side]
+
+    @invariant()
+    def discard_has_top(self) -> None:
+        state = self.engine.state
+        assert state.phase != PLAYING or state.discard_pile
+
+    @invariant()
+    def uno_window(self) -> None:
+        state = self.engine.state
+        assert state.uno_player is None or state.hand_sizes[state.uno_player] == 1
+
+
+Games.TestCase.settings = settings(max_examples=20, stateful_step_count=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+TestGames = Games.TestCase
