@@ -205,6 +205,13 @@ class Engine:
             return Diagnostic(event.line, reject.code, reject.message, rule.id, reject.allowed)
         return None
 
+    def _not_in_play(self) -> None:
+        """Plays, draws and passes need a round in play (replay never gets here before the deal; ``explain --move`` may)."""
+        state = self.state
+        if state.phase == ROUND_OVER:
+            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        raise Reject("out-of-turn", "turn", "no round is in play: the cards are not dealt yet")
+
     def _dispute(self, dispute: Dispute) -> None:
         if self.record_disputes:
             self.disputes.append(dispute)
@@ -619,8 +626,8 @@ class Engine:
             self._card(token)
         elif not self.rules.catalogue.is_face(token):
             raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
-        if state.phase == ROUND_OVER:
-            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        if state.phase != PLAYING:
+            self._not_in_play()
         stacked: Penalty | None = None
         if state.penalties:
             penalty = state.penalties[0]
@@ -848,8 +855,8 @@ class Engine:
         state = self.state
         seat = self._seat(event.player)
         cards = self._cards(event.cards)
-        if state.phase == ROUND_OVER:
-            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        if state.phase != PLAYING:
+            self._not_in_play()
         if state.penalties:
             penalty = state.penalties[0]
             if penalty.player != seat:
@@ -904,8 +911,8 @@ class Engine:
     def _pass(self, event: ev.Pass) -> None:
         state = self.state
         seat = self._seat(event.player)
-        if state.phase == ROUND_OVER:
-            raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+        if state.phase != PLAYING:
+            self._not_in_play()
         if state.penalties:
             penalty = state.penalties[0]
             raise Reject("bad-penalty", "penalty", f"{self._name(penalty.player)} owes {penalty.describe()}: no passing")

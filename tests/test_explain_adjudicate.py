@@ -120,3 +120,10 @@ def test_rules_lists_and_shows() -> None:
 def test_help_has_examples(command: str) -> None:
     code, out = run_cli(command, "--help", cwd=SCENARIOS)
     assert code == 0 and "Examples:" in out
+
+
+def test_explain_a_move_before_the_deal() -> None:
+    code, out = run_cli("explain", "r04-start-number.log:3", "--move", "Ann plays red-1", "--format", "json", cwd=SCENARIOS / "rulings")
+    result = json.loads(out)
+    assert code == 1 and result["legal"] is False and result["code"] == "out-of-turn"
+    assert "not dealt" in result["message"]
