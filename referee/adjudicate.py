@@ -15,7 +15,7 @@ from typing import Any
 
 from referee import events as ev
 from referee.engine import PLAYING, Dispute, Engine, Penalty
-from referee.errors import UsageError
+from referee.errors import InputError, Position, UsageError
 from referee.replay import Replay
 from referee.verdicts import Diagnostic
 
@@ -217,7 +217,7 @@ def adjudicate(path: Path, spec_override: Path | None = None) -> dict[str, Any]:
         with path.open("rb") as stream:
             verdict = replay.run(stream)
     except OSError as error:
-        raise UsageError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise InputError(f"cannot read: {error.strerror or error}", Position(str(path))) from None
     if verdict.input_error is not None:
         raise UsageError(verdict.input_error)
     result: dict[str, Any] = {"path": str(path), "disputes": [], "pending": []}
