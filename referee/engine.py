@@ -96,6 +96,11 @@ class Dispute:
     loses_turn: bool = False
     penalty: Penalty | None = None
 
+    @staticmethod
+    def owed(player: str, count: int, until_colour: str | None, extra: int) -> tuple[str | None, int | None, str | None, int]:
+        """Who draws and what: a number of cards, or until a colour (then the count does not apply), plus extra."""
+        return player, count if until_colour is None else None, until_colour, extra
+
 
 @dataclass(slots=True)
 class GameState:
@@ -1049,21 +1054,7 @@ class Engine:
             assert penalty.played_by is not None
             reason = f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did"
         if reason:
-            self._dispute(
-                Dispute(
-                    event.line,
-                    "challenge",
-                    event.player,
-                    event.target,
-                    "invalid",
-                    self.rules.check_rules["challenge"].id,
-                    None,
-                    None,
-                    None,
-                    0,
-                    reason,
-                )
-            )
+            self._challenge_ruling(event, "invalid", self.rules.check_rules["challenge"].id, reason)
             raise Reject("invalid-challenge", "challenge", reason, allowed)
         assert penalty is not None
         self._close_window()
@@ -1082,47 +1073,61 @@ class Engine:
                 played_by=target,
             )
             state.penalties[0] = guilty
-            self._dispute(
-                Dispute(
-                    event.line,
-                    "challenge",
-                    event.player,
-                    event.target,
-                    "guilty",
-                    _rule_id(rules, "challenge.guilty"),
-                    event.target,
-                    base_count if penalty.until_colour is None else None,
-                    penalty.until_colour,
-                    0,
-                    f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
-                    evidence,
-                    penalty=guilty,
-                )
+            self._challenge_ruling(
+                event,
+                "guilty",
+                _rule_id(rules, "challenge.guilty"),
+                f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
+                Dispute.owed(event.target, base_count, penalty.until_colour, 0),
+                evidence,
+                penalty=guilty,
             )
         else:
             if penalty.until_colour is not None:
                 penalty.extra += rules.innocent_extra
             else:
                 penalty.count += rules.innocent_extra
-            self._dispute(
-                Dispute(
-                    event.line,
-                    "challenge",
-                    event.player,
-                    event.target,
-                    "innocent",
-                    _rule_id(rules, "challenge.innocent"),
-                    event.player,
-                    base_count if penalty.until_colour is None else None,
-                    penalty.until_colour,
-                    rules.innocent_extra,
-                    f"{event.target} held no {penalty.colour_before} card",
-                    (),
-                    loses_turn=True,
-                    penalty=penalty,
-                )
+            self._challenge_ruling(
+                event,
+                "innocent",
+                _rule_id(rules, "challenge.innocent"),
+                f"{event.target} held no {penalty.colour_before} card",
+                Dispute.owed(event.player, base_count, penalty.until_colour, rules.innocent_extra),
+                loses_turn=True,
+                penalty=penalty,
             )
         self._settle()
+
+    def _challenge_ruling(
+        self,
+        event: ev.Challenge,
+        ruling: str,
+        rule: str,
+        reason: str,
+        owed: tuple[str | None, int | None, str | None, int] = (None, None, None, 0),
+        evidence: tuple[str, ...] = (),
+        loses_turn: bool = False,
+        penalty: Penalty | None = None,
+    ) -> None:
+        player, cards, until_colour, extra = owed
+        self._dispute(
+            Dispute(
+                event.line,
+                "challenge",
+                event.player,
+                event.target,
+                ruling,
+                rule,
+                player,
+                cards,
+                until_colour,
+                extra,
+                reason,
+                evidence,
+                loses_turn=loses_turn,
+                penalty=penalty,
+            )
+        )
 
     # -- reshuffles and scores
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -241,26 +241,38 @@ def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeou
     return _for_each_count(players, question)
 
 
+def _all_unsat(questions: Iterator[z3.Solver], players: tuple[int, ...]) -> tuple[str, list[int]]:
+    """Proved when every question is unsat; refuted at the first sat; unknown at the first unknown."""
+    for check in questions:
+        answer = _answer(check)
+        if answer == "sat":
+            return "refuted", list(players)
+        if answer == "unknown":
+            return "unknown", []
+    return "proved", []
+
+
 def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     """For every flip face: any two cards of either pile swap order, and a second flip restores both."""
-    for face_rules in rules.faces.values():
-        if not face_rules.flip:
-            continue
-        for reverses in (face_rules.flip_draw_pile, face_rules.flip_discard_pile):
-            length, first, second = z3.Ints("length first second")
 
-            def turned(position: Any, reverses: bool = reverses, length: Any = length) -> Any:
-                return length - 1 - position if reverses else position
+    def questions() -> Iterator[z3.Solver]:
+        for face_rules in rules.faces.values():
+            if not face_rules.flip:
+                continue
+            for reverses in (face_rules.flip_draw_pile, face_rules.flip_discard_pile):
+                length, first, second = z3.Ints("length first second")
 
-            check = solver(timeout_ms)
-            check.add(length >= 2, length <= cards, first >= 0, first < second, second < length)
-            check.add(z3.Not(z3.And(turned(first) > turned(second), turned(turned(first)) == first, turned(turned(second)) == second)))
-            answer = _answer(check)
-            if answer == "sat":
-                return "refuted", list(players)
-            if answer == "unknown":
-                return "unknown", []
-    return "proved", []
+                def turned(position: Any, reverses: bool = reverses, length: Any = length) -> Any:
+                    return length - 1 - position if reverses else position
+
+                check = solver(timeout_ms)
+                check.add(length >= 2, length <= cards, first >= 0, first < second, second < length)
+                swapped = turned(first) > turned(second)
+                restored = z3.And(turned(turned(first)) == first, turned(turned(second)) == second)
+                check.add(z3.Not(z3.And(swapped, restored)))
+                yield check
+
+    return _all_unsat(questions(), players)
 
 
 def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
@@ -283,26 +295,25 @@ def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeo
 
 def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     """Totals stay >= 0 and a round's points lie between 0 and the value of every card but one."""
-    for side in (0, 1):
-        copies: Counter[int] = Counter()
-        for face, count in _deck_faces(rules, side).items():
-            copies[rules.faces[face].points] += count
-        held = {value: z3.Int(f"held_{side}_{value}".replace("-", "m")) for value in copies}
-        total_before, points = z3.Int("total_before"), z3.Int("points")
-        most = sum(max(value, 0) * count for value, count in copies.items())
-        check = solver(timeout_ms)
-        for value, variable in held.items():
-            check.add(variable >= 0, variable <= copies[value])
-        check.add(z3.Sum(*held.values()) <= len(rules.deck) - 1 if held else z3.BoolVal(True))
-        check.add(points == z3.Sum(*[value * variable for value, variable in held.items()]) if held else points == 0)
-        check.add(total_before >= 0)
-        check.add(z3.Not(z3.And(points >= 0, points <= most, total_before + points >= 0)))
-        answer = _answer(check)
-        if answer == "sat":
-            return "refuted", list(players)
-        if answer == "unknown":
-            return "unknown", []
-    return "proved", []
+
+    def questions() -> Iterator[z3.Solver]:
+        for side in (0, 1):
+            copies: Counter[int] = Counter()
+            for face, count in _deck_faces(rules, side).items():
+                copies[rules.faces[face].points] += count
+            held = {value: z3.Int(f"held_{side}_{value}".replace("-", "m")) for value in copies}
+            total_before, points = z3.Int("total_before"), z3.Int("points")
+            most = sum(max(value, 0) * count for value, count in copies.items())
+            check = solver(timeout_ms)
+            for value, variable in held.items():
+                check.add(variable >= 0, variable <= copies[value])
+            check.add(z3.Sum(*held.values()) <= len(rules.deck) - 1 if held else z3.BoolVal(True))
+            check.add(points == z3.Sum(*[value * variable for value, variable in held.items()]) if held else points == 0)
+            check.add(total_before >= 0)
+            check.add(z3.Not(z3.And(points >= 0, points <= most, total_before + points >= 0)))
+            yield check
+
+    return _all_unsat(questions(), players)
 
 
 def _deck_faces(rules: Rules, side: int) -> Counter[Any]:
