@@ -671,7 +671,6 @@ class Engine:
                 "illegal-play",
                 "match",
                 f"{event.player} played {face} on {self._colour_text()}; playable: {shown}",
-                tuple(sorted(c.token for c in playable)),
             )
         face_rules = self.rules.faces[face]
         colours = self.rules.side_colours[state.side]
@@ -1014,22 +1013,8 @@ class Engine:
     def _record_catch(self, event: ev.Catch, ruling: str, reason: str) -> None:
         valid = ruling == "valid"
         penalty = self.state.penalties[0] if valid and self.state.penalties and self.state.penalties[0].catch else None
-        self._dispute(
-            Dispute(
-                event.line,
-                "catch",
-                event.player,
-                event.target,
-                ruling,
-                self.rules.check_rules["catch"].id,
-                event.target if valid else None,
-                self.rules.catch_penalty if valid else None,
-                None,
-                0,
-                reason,
-                penalty=penalty,
-            )
-        )
+        owed = Dispute.owed(event.target, self.rules.catch_penalty, None, 0) if valid else (None, None, None, 0)
+        self._ruling(event, ruling, self.rules.check_rules["catch"].id, reason, owed, penalty=penalty)
 
     def _challenge(self, event: ev.Challenge) -> None:
         state = self.state
@@ -1054,7 +1039,7 @@ class Engine:
             assert penalty.played_by is not None
             reason = f"{event.target} did not play the wild draw card; {self._name(penalty.played_by)} did"
         if reason:
-            self._challenge_ruling(event, "invalid", self.rules.check_rules["challenge"].id, reason)
+            self._ruling(event, "invalid", self.rules.check_rules["challenge"].id, reason)
             raise Reject("invalid-challenge", "challenge", reason, allowed)
         assert penalty is not None
         self._close_window()
@@ -1073,7 +1058,7 @@ class Engine:
                 played_by=target,
             )
             state.penalties[0] = guilty
-            self._challenge_ruling(
+            self._ruling(
                 event,
                 "guilty",
                 _rule_id(rules, "challenge.guilty"),
@@ -1087,7 +1072,7 @@ class Engine:
                 penalty.extra += rules.innocent_extra
             else:
                 penalty.count += rules.innocent_extra
-            self._challenge_ruling(
+            self._ruling(
                 event,
                 "innocent",
                 _rule_id(rules, "challenge.innocent"),
@@ -1098,9 +1083,9 @@ class Engine:
             )
         self._settle()
 
-    def _challenge_ruling(
+    def _ruling(
         self,
-        event: ev.Challenge,
+        event: ev.Catch | ev.Challenge,
         ruling: str,
         rule: str,
         reason: str,
@@ -1109,11 +1094,13 @@ class Engine:
         loses_turn: bool = False,
         penalty: Penalty | None = None,
     ) -> None:
+        """Record a ruling on a catch or a challenge (kept only when disputes are recorded, for adjudicate)."""
+        kind = "catch" if isinstance(event, ev.Catch) else "challenge"
         player, cards, until_colour, extra = owed
         self._dispute(
             Dispute(
                 event.line,
-                "challenge",
+                kind,
                 event.player,
                 event.target,
                 ruling,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from referee import events as ev
+from referee.errors import escape
 
 MAX_LINE_BYTES = 64 * 1024
 BLOCK_BYTES = 256 * 1024
@@ -419,5 +420,5 @@ class LogReader:
 
 def _show(token: str) -> str:
     """A token as it may be echoed: control characters escaped, long ones cut."""
-    shown = token if token.isprintable() else token.encode("unicode_escape").decode("ascii")
+    shown = escape(token)
     return shown if len(shown) <= 40 else shown[:37] + "..."

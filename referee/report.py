@@ -51,7 +51,7 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     if verdict.input_error is not None:
         return [escape(verdict.input_error)]
     for error in verdict.errors:
-        allowed = f" (allowed: {', '.join(error.allowed)})" if error.allowed and "playable:" not in error.message else ""
+        allowed = f" (allowed: {', '.join(error.allowed)})" if error.allowed else ""
         lines.append(f"{verdict.path}:{error.line}: {error.code} [{error.rule}]: {escape(error.message)}{escape(allowed)}")
     if not quiet:
         for warning in verdict.warnings:

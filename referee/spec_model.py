@@ -356,29 +356,22 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
     return Mapping(entries, keys, child.position)
 
 
-def load_spec(path: Path, _depth: int = 0) -> Spec:
+def load_spec(path: Path) -> Spec:
     """Load, merge (``extends``) and validate a spec file."""
-    tree = load_file(path)
-    extends = tree.entries.get("extends")
-    if extends is not None:
-        if _depth >= 4:
-            raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
-        if not isinstance(extends, Scalar):
-            raise SpecError([(extends.position, "'extends' must name a spec")])
-        base_path = resolve_spec(extends.value, path.parent)
-        base_tree = _base_tree(base_path, _depth + 1)
-        tree = _merge(base_tree, tree)
-    return build_spec(tree, str(path))
+    return build_spec(_merged_tree(path, 0), str(path))
 
 
-def _base_tree(path: Path, depth: int) -> Mapping:
+def _merged_tree(path: Path, depth: int) -> Mapping:
+    """A spec's node tree over the trees of the specs it extends, at most four deep."""
     tree = load_file(path)
     extends = tree.entries.get("extends")
-    if isinstance(extends, Scalar):
-        if depth >= 4:
-            raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
-        return _merge(_base_tree(resolve_spec(extends.value, path.parent), depth + 1), tree)
-    return tree
+    if extends is None:
+        return tree
+    if depth >= 4:
+        raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
+    if not isinstance(extends, Scalar):
+        raise SpecError([(extends.position, "'extends' must name a spec")])
+    return _merge(_merged_tree(resolve_spec(extends.value, path.parent), depth + 1), tree)
 
 
 def build_spec(tree: Mapping, path: str) -> Spec:

@@ -180,13 +180,8 @@ def _ask_inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model,
 def _per_player_count(
     rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...], timeout_ms: int
 ) -> tuple[str, list[int]]:
-    results = {n: _inductive(rules, n, cards, predicate, timeout_ms) for n in players}
-    refuted = [n for n, status in results.items() if status == "refuted"]
-    if refuted:
-        return "refuted", refuted
-    if any(status == "unknown" for status in results.values()):
-        return "unknown", []
-    return "proved", []
+    answers = {"proved": "unsat", "refuted": "sat"}
+    return _for_each_count(players, lambda n: answers.get(_inductive(rules, n, cards, predicate, timeout_ms), "unknown"))
 
 
 def _conservation(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
@@ -213,15 +208,14 @@ def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout
 
 
 def _for_each_count(players: tuple[int, ...], question: Callable[[int], str]) -> tuple[str, list[int]]:
-    """Ask ``question`` (its answer: sat means refuted) for each player count."""
-    refuted = []
-    for n in players:
-        answer = question(n)
-        if answer == "unknown":
-            return "unknown", []
-        if answer == "sat":
-            refuted.append(n)
-    return ("refuted", refuted) if refuted else ("proved", [])
+    """Ask ``question`` (sat means refuted) for each player count; a refutation outweighs an unknown."""
+    answers = {n: question(n) for n in players}
+    refuted = [n for n, answer in answers.items() if answer == "sat"]
+    if refuted:
+        return "refuted", refuted
+    if "unknown" in answers.values():
+        return "unknown", []
+    return "proved", []
 
 
 def _sides_consistent(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
