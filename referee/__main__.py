@@ -1,5 +1,5 @@
 """``python -m referee``: the same as the ``referee`` command."""
 
-from referee.cli import run
+from referee.entry import run
 
 run()

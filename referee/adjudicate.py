@@ -15,7 +15,8 @@ from typing import Any
 
 from referee import events as ev
 from referee.engine import PLAYING, Dispute, Engine, Penalty
-from referee.errors import InputError, Position, UsageError
+from referee.errors import InputError
+from referee.inputs import LogSource
 from referee.replay import Replay
 from referee.verdicts import Diagnostic
 
@@ -125,10 +126,12 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                 "who": [name for name in names if name != player],
                 "until": "the next plays, draws, passes, chooses or challenges line",
                 "rule": rules.check_rules["catch"].id,
+                "evidence": [],
                 "outcomes": [
                     {
                         "if": "caught",
                         "ruling": "valid",
+                        "rule": rules.check_rules["catch"].id,
                         "penalty": {
                             "player": player,
                             "cards": rules.catch_penalty,
@@ -178,6 +181,7 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                         {
                             "if": "not challenged",
                             "ruling": None,
+                            "rule": rules.check_rules["penalty"].id,
                             "penalty": {**_owed(penalty, names), "loses_turn": True},
                             "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
                         },
@@ -191,11 +195,14 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                     "line": penalty.line,
                     "against": victim,
                     "who": [victim],
+                    "until": None,
                     "rule": rules.check_rules["penalty"].id,
+                    "evidence": [],
                     "outcomes": [
                         {
                             "if": "drawn",
                             "ruling": None,
+                            "rule": rules.check_rules["penalty"].id,
                             "penalty": {**_owed(penalty, names), "loses_turn": penalty.loses_turn},
                             "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
                         }
@@ -209,22 +216,42 @@ def _rule(engine: Engine, wanted: str) -> str:
     return wanted if wanted in engine.rules.rules_by_id else engine.rules.check_rules["challenge"].id
 
 
-def adjudicate(path: Path, spec_override: Path | None = None) -> dict[str, Any]:
-    """Every dispute in a log, ruled, and what is pending where it stops."""
+def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> dict[str, Any]:
+    """Every dispute in a log, ruled, and what is pending where it stops; always the same keys.
+
+    A log that cannot be read, or whose spec is invalid, gives ``input_error``
+    (the one-line message) and empty lists, so that a batch goes on.
+    """
+    if isinstance(source, Path):
+        source = LogSource(str(source), source)
+    result: dict[str, Any] = {"path": source.display, "input_error": None, "log_error": None, "disputes": [], "pending": []}
+    if source.problem is not None:
+        result["input_error"] = f"{source.display}: error: {source.problem}"
+        return result
     tracker = _Tracker()
-    replay = Replay(str(path), path.parent, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES, record_disputes=True)
+    replay = Replay(
+        source.display, source.base_dir, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES, record_disputes=True
+    )
     try:
-        with path.open("rb") as stream:
-            verdict = replay.run(stream)
+        stream = source.open()
+    except InputError as error:
+        result["input_error"] = error.render()
+        return result
+    try:
+        verdict = replay.run(stream)
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror or error}", Position(str(path))) from None
+        result["input_error"] = f"{source.display}: error: cannot read: {error.strerror or error}"
+        return result
+    finally:
+        if source.path is not None:
+            stream.close()
     if verdict.input_error is not None:
-        raise UsageError(verdict.input_error)
-    result: dict[str, Any] = {"path": str(path), "disputes": [], "pending": []}
+        result["input_error"] = verdict.input_error
+        return result
     errors = [error for error in verdict.errors if error.code not in INVALID_DISPUTES]
     if errors:
         first = errors[0]
-        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message}
+        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
     engine = replay.engine
     if engine is None or any(error.code == "syntax" for error in verdict.errors):
         return result
@@ -235,7 +262,10 @@ def adjudicate(path: Path, spec_override: Path | None = None) -> dict[str, Any]:
 
 
 def render_text(result: dict[str, Any]) -> list[str]:
+    """The rulings as lines for a terminal (an unreadable log: its one error line)."""
     path = result["path"]
+    if result["input_error"] is not None:
+        return [result["input_error"]]
     lines = []
     for dispute in result["disputes"]:
         applied = {True: "applied correctly", False: "NOT applied correctly", None: "not yet applied (the log stops)"}[dispute["applied"]]
@@ -246,7 +276,7 @@ def render_text(result: dict[str, Any]) -> list[str]:
             lines.append(f"  penalty: {_penalty_text(dispute['penalty'])}; {applied}")
         else:
             lines.append(f"  no penalty; {applied}")
-    error = result.get("log_error")
+    error = result["log_error"]
     if error:
         lines.append(f"{path}:{error['line']}: the log is invalid here ({error['code']}: {error['message']}); replay stopped")
     for item in result["pending"]:

@@ -1,7 +1,9 @@
 """The command line: a thin click layer over the library.
 
-Exit codes: 0 clean, 1 findings, 2 usage/input/spec error, 3 inconclusive
-proof, 4 internal error (rerun with --debug), 130 interrupted.
+Every command reads its inputs the same way (``referee.inputs``): a log is a
+file, a folder or ``-``; ``--spec`` is a shipped name or a path. Exit codes:
+0 clean, 1 findings, 2 usage/input/spec error, 3 inconclusive proof,
+4 internal error (rerun with --debug), 130 interrupted, 141 closed output.
 """
 
 from __future__ import annotations
@@ -9,8 +11,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
@@ -18,26 +21,34 @@ from referee import errors
 from referee.errors import RefereeError
 
 _DEBUG = False
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _expand(paths: tuple[str, ...]) -> Iterator[tuple[Path, str]]:
-    """Each log to check: files as given, directories as every ``*.log`` below them, sorted."""
-    for given in paths:
-        path = Path(given)
-        if given != "-" and path.is_dir():
-            for found in sorted(path.rglob("*.log")):
-                if found.is_file():
-                    yield found, str(found)
-        else:
-            yield path, given
+def _resolve_spec(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """``--spec`` everywhere: a shipped spec name or a path to a spec file."""
+    if value is None:
+        return None
+    if value == "":
+        raise click.BadParameter("an empty name names no spec", ctx=ctx, param=param)
+    from referee.spec_model import resolve_spec
+
+    return resolve_spec(value, None)
 
 
-_spec_file_option = click.option(
-    "--spec",
-    "spec_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Rule spec to use instead of the log's 'spec' line.",
-)
+def _spec_option(default: str | None) -> Callable[[F], F]:
+    help_text = "A shipped spec name (see 'referee rules --help') or a spec file"
+    help_text += "." if default else "; overrides the log's 'spec' line."
+    return click.option(
+        "--spec",
+        "spec_path",
+        default=default,
+        show_default=bool(default),
+        metavar="NAME|FILE",
+        callback=_resolve_spec,
+        help=help_text,
+    )
+
+
 _format_option = click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
@@ -48,6 +59,11 @@ _format_option = click.option(
 @click.option("--debug", is_flag=True, help="Show a traceback for an internal error.")
 def main(debug: bool) -> None:
     """The UNO Flip referee: check recorded games against the rules as data.
+
+    Every command that reads logs takes files, folders (every *.log below
+    them) or - for standard input; --spec takes a shipped spec name or a file.
+    The log format, the JSON outputs and the spec language are documented in
+    the docs/ folder of the project.
 
     \b
     Examples:
@@ -65,40 +81,40 @@ def main(debug: bool) -> None:
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
-@_spec_file_option
+@_spec_option(None)
 @_format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary).")
 def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool) -> None:
     """Replay game logs and report the first rule violation in each.
 
-    A directory means every *.log file below it; - reads standard input.
+    A folder means every *.log file below it; - reads standard input.
     Prints compiler-style lines (path:line: code [rule-id]: message) and a
     summary; --format json prints the report of the log format contract.
+    A log that cannot be read is reported in place and the others are
+    still checked.
 
     \b
-    Exit status: 0 every log valid, 1 a violation, 2 unreadable input or invalid spec.
+    Exit status: 0 every log valid, 1 a violation, 2 a log unreadable or an invalid spec.
 
     \b
     Examples:
       referee check game.log
-      referee check --spec specs/house-stacking.yaml game.log
+      referee check --spec house-stacking game.log
       cat game.log | referee check --format json -
     """
-    from referee.replay import check_path
+    from referee.inputs import expand_logs
+    from referee.replay import check_source
     from referee.report import render_file_text, render_json, summary
 
     if spec_path is not None:
         _load_spec_or_exit(spec_path)
     verdicts = []
-    for path, display in _expand(logs):
-        verdict = check_path(path, display, spec_path)
+    for source in expand_logs(logs):
+        verdict = check_source(source, spec_path)
         verdicts.append(verdict)
         if output_format == "text":
             for line in render_file_text(verdict, quiet):
                 click.echo(line, err=verdict.input_error is not None)
-    if not verdicts:
-        click.echo(f"error: no *.log files in {', '.join(logs)}", err=True)
-        raise SystemExit(errors.EXIT_INPUT)
     if output_format == "json":
         click.echo(render_json(verdicts))
     elif not quiet:
@@ -108,17 +124,17 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
     raise SystemExit(errors.EXIT_FINDINGS if any(verdict.errors for verdict in verdicts) else errors.EXIT_CLEAN)
 
 
-def _load_spec_or_exit(spec_path: Path) -> None:
+def _load_spec_or_exit(spec_path: Path) -> Any:
     from referee.compiler import load_rules
 
-    load_rules(spec_path)
+    return load_rules(spec_path)
 
 
 @main.command()
-@click.option("--spec", "spec_name", default="uno-flip", show_default=True, help="A shipped spec name or a spec file.")
-@click.option("--players", type=click.IntRange(2, 10), default=4, show_default=True, help="Players per game (2 to 10).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed; the same seed writes the same games.")
-@click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games.")
+@_spec_option("uno-flip")
+@click.option("--players", type=click.IntRange(1, 1000), default=4, show_default=True, help="Players per game (within the spec's range).")
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Random seed; the same seed writes the same games.")
+@click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games (more than one needs --out).")
 @click.option(
     "--mode",
     type=click.Choice(["full", "observed"]),
@@ -129,54 +145,70 @@ def _load_spec_or_exit(spec_path: Path) -> None:
 @click.option(
     "--out",
     "out_dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder for game-NNNN.log files (default: print one game to stdout).",
+    type=click.Path(path_type=Path),
+    help="Folder for the games, one file each: game-SSSSSS.log, SSSSSS the game's seed (default: one game to standard output).",
 )
 @click.option("--max-rounds", type=click.IntRange(1, 1000), default=200, show_default=True, help="Stop a game after this many rounds.")
-def simulate(spec_name: str, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
+def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
     """Write random self-play games in the log format.
 
     The players draw instead of playing now and then, keep playable drawn
     cards, bluff wild draws, challenge rightly and wrongly, forget UNO and
     get caught, and claim scores. Every game passes 'referee check'.
 
+    Game number K (from 0) uses seed SEED+K and is written to
+    OUT/game-SSSSSS.log with SSSSSS that seed in six digits, for example
+    game-000007.log. A spec given as a file is written into each log as an
+    absolute path, so that 'referee check' finds it from any folder.
+    Progress goes to standard error when it is a terminal.
+
+    \b
+    Exit status: 0 written, 2 bad options, a spec the players do not fit, or an output folder that cannot be written.
+
     \b
     Examples:
-      referee simulate --players 3 --seed 1            # one game to stdout
+      referee simulate --players 3 --seed 1            # one game to standard output
       referee simulate --players 6 --mode observed --games 100 --out games/
     """
-    from referee.log_writer import write_atomically
+    from referee.compiler import load_rules
+    from referee.inputs import prepare_output_folder
+    from referee.log_writer import write_output_file
     from referee.simulate import simulate_game
+    from referee.spec_model import shipped_spec_path
 
-    rules = _rules_for_name(spec_name)
-    spec_line = None if spec_name == "uno-flip" else spec_name
+    rules = load_rules(spec_path)
+    spec = rules.spec
+    if not spec.min_players <= players <= spec.max_players:
+        raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+    if games > 1 and out_dir is None:
+        raise click.UsageError(f"{games} games need --out DIR (one file per game); standard output takes one game")
+    spec_line = None
+    if spec.name != "uno-flip" or shipped_spec_path(spec.name) != spec_path:
+        spec_line = spec.name if shipped_spec_path(spec.name) == spec_path else str(spec_path.resolve())
+    if out_dir is not None:
+        prepare_output_folder(out_dir)
+    progress = out_dir is not None and games > 1 and sys.stderr is not None and sys.stderr.isatty()
     for number in range(games):
         text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds)
         if out_dir is None:
             click.echo(text, nl=False)
-            if number + 1 < games:
-                click.echo("# ---")
         else:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            write_atomically(out_dir / f"game-{seed + number:06d}.log", text)
+            write_output_file(out_dir / f"game-{seed + number:06d}.log", text)
+            if progress:
+                click.echo(f"\r{number + 1}/{games} games written", nl=False, err=True)
+    if progress:
+        click.echo("", err=True)
     if out_dir is not None:
-        click.echo(f"wrote {games} game{'s' if games != 1 else ''} to {out_dir}")
+        from referee.inputs import display_name
 
-
-def _log_and_line(target: str, line: int | None) -> tuple[Path, int]:
-    if line is None:
-        path_text, colon, line_text = target.rpartition(":")
-        if not colon or not line_text.isdigit():
-            raise click.UsageError("give the line as LOG:LINE or LOG --line N")
-        return Path(path_text), int(line_text)
-    return Path(target), line
+        click.echo(f"wrote {games} game{'s' if games != 1 else ''} to {display_name(str(out_dir))}")
 
 
 @main.command()
 @click.argument("target", metavar="LOG:LINE | LOG")
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
-@_spec_file_option
+@_spec_option(None)
 @_format_option
 def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
     """Show the state just before a line, and why its event is or is not legal.
@@ -185,10 +217,12 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
     colour in play, penalties owed, an open UNO window or challenge, every
     hand's size and the acting player's hand (both faces, each card playable
     or why not); then the ruling on the event with its rule id, summary and
-    source, and for an illegal event what was allowed instead.
+    source, and for an illegal event what was allowed instead. LOG may be -
+    (standard input): give the line with --line, or as -:LINE.
 
     \b
-    Exit status: 0 the event is legal, 1 it is not (or the log is invalid before it), 2 bad input.
+    Exit status: 0 the event is legal, 1 it is not (or the log is invalid before it),
+    2 bad input (also a line past the end of the log).
 
     \b
     Examples:
@@ -198,25 +232,32 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
     """
     from referee.explain import explain as explain_line
     from referee.explain import render_text
+    from referee.inputs import log_and_line, one_log
 
-    path, number = _log_and_line(target, line)
-    if not path.is_file():
-        raise click.UsageError(f"{path}: no such file")
-    result = explain_line(path, number, move, spec_path)
+    log_argument, number = log_and_line(target, line)
+    source = one_log(log_argument)
+    if spec_path is not None:
+        _load_spec_or_exit(spec_path)
+    result = explain_line(source, number, move, spec_path)
     if output_format == "json":
         click.echo(json.dumps(result, indent=1, ensure_ascii=False))
     else:
         for text in render_text(result):
             click.echo(errors.escape(text))
-    raise SystemExit(errors.EXIT_FINDINGS if result.get("legal") is False or "log_error" in result else errors.EXIT_CLEAN)
+    raise SystemExit(errors.EXIT_FINDINGS if result["legal"] is False or result["log_error"] is not None else errors.EXIT_CLEAN)
 
 
 @main.command()
 @click.argument("rule_id", required=False)
-@click.option("--spec", "spec_name", default="uno-flip", show_default=True, help="A shipped spec name or a spec file.")
+@_spec_option("uno-flip")
 @_format_option
-def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
+def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
+
+    Summaries show the option values in force under the spec (a house spec
+    with a 300-point target says 300). Shipped specs: uno-flip (the official
+    rules), house-stacking, house-dealer-chooses, house-short-game and
+    house-lowest-score; any spec file may be given instead.
 
     \b
     Examples:
@@ -224,11 +265,10 @@ def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
       referee rules challenge.innocent       # one rule, with the options that change it
       referee rules --spec house-stacking penalty.no-stacking
     """
-    from referee.engine import Engine
     from referee.explain import rule_data
 
-    engine = Engine(_rules_for_name(spec_name))
-    spec = engine.rules.spec
+    compiled = _load_spec_or_exit(spec_path)
+    spec = compiled.spec
     chosen = list(spec.rules)
     if rule_id is not None:
         chosen = [rule for rule in spec.rules if rule.id == rule_id]
@@ -237,35 +277,28 @@ def rules(rule_id: str | None, spec_name: str, output_format: str) -> None:
 
             close = difflib.get_close_matches(rule_id, [rule.id for rule in spec.rules], n=3)
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
-            raise click.UsageError(f"spec {spec.name} has no rule '{rule_id}'{hint}")
-    data = [{**rule_data(rule, engine), "checks": list(rule.checks)} for rule in chosen]
+            raise click.UsageError(f"spec {spec.name} has no rule '{errors.escape(rule_id)}'{hint}")
+    data = [rule_data(rule, compiled) for rule in chosen]
     if output_format == "json":
         click.echo(json.dumps({"spec": spec.name, "rules": data}, indent=1, ensure_ascii=False))
         return
     for item in data:
         if rule_id is None:
-            click.echo(f"{item['id']:<24} {item['summary']}")
+            click.echo(errors.escape(f"{item['id']:<24} {item['summary']}"))
             continue
-        click.echo(f"{item['id']}: {item['summary']}")
-        click.echo(f"  source: {item['source']}" + (f" (ruling {item['ruling']})" if item["ruling"] else ""))
+        click.echo(errors.escape(f"{item['id']}: {item['summary']}"))
+        click.echo(errors.escape(f"  source: {item['source']}"))
+        if item["ruling"] is not None:
+            click.echo(errors.escape(f"  ruling {item['ruling']['number']}: {item['ruling']['text']}"))
         for name, value in item["options"].items():
-            click.echo(f"  option {name}: {value}")
+            click.echo(errors.escape(f"  option {name}: {json.dumps(value)}"))
         if item["checks"]:
-            click.echo(f"  enforced by the checks: {', '.join(item['checks'])}")
-
-
-def _rules_for_name(spec_name: str):  # type: ignore[no-untyped-def]
-    from referee.replay import rules_for
-
-    path = Path(spec_name)
-    if path.suffix in (".yaml", ".yml") or path.is_file():
-        return rules_for(None, None, path)
-    return rules_for(spec_name, None, None)
+            click.echo(errors.escape(f"  enforced by the checks: {', '.join(item['checks'])}"))
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
-@_spec_file_option
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
+@_spec_option(None)
 @_format_option
 def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str) -> None:
     """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
@@ -275,10 +308,13 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     many or until which colour, whether they lose the turn) and whether the log
     then applied it correctly. For each catch: valid or invalid and why. Where
     the log stops at an open dispute it says who may challenge or catch and what
-    each outcome costs whom, naming the exact cards in full mode.
+    each outcome costs whom, naming the exact cards in full mode. A folder
+    means every *.log below it; a log that cannot be read is reported in place
+    and the others are still ruled on.
 
     \b
-    Exit status: 0 every ruling applied correctly, 1 a ruling not applied or the log invalid, 2 bad input.
+    Exit status: 0 every ruling applied correctly, 1 a ruling not applied or a log invalid,
+    2 a log unreadable or an invalid spec.
 
     \b
     Examples:
@@ -287,24 +323,35 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     """
     from referee.adjudicate import adjudicate as adjudicate_log
     from referee.adjudicate import render_text
+    from referee.inputs import expand_logs
 
+    if spec_path is not None:
+        _load_spec_or_exit(spec_path)
     results = []
-    for path, _ in _expand(logs):
-        result = adjudicate_log(path, spec_path)
+    for source in expand_logs(logs):
+        result = adjudicate_log(source, spec_path)
         results.append(result)
         if output_format == "text":
             for text in render_text(result):
-                click.echo(errors.escape(text))
+                click.echo(errors.escape(text), err=result["input_error"] is not None)
     if output_format == "json":
         click.echo(json.dumps({"files": results}, indent=1, ensure_ascii=False))
-    bad = any("log_error" in result or any(d["applied"] is False for d in result["disputes"]) for result in results)
+    if any(result["input_error"] is not None for result in results):
+        raise SystemExit(errors.EXIT_INPUT)
+    bad = any(result["log_error"] is not None or any(d["applied"] is False for d in result["disputes"]) for result in results)
     raise SystemExit(errors.EXIT_FINDINGS if bad else errors.EXIT_CLEAN)
 
 
 @main.command()
-@click.option("--spec", "spec_paths", multiple=True, help="A spec (shipped name or file); repeat for several. Default: every shipped spec.")
+@click.option(
+    "--spec",
+    "spec_paths",
+    multiple=True,
+    metavar="NAME|FILE",
+    help="A spec (shipped name or file); repeat for several. Default: every shipped spec.",
+)
 @click.option("--invariant", "invariant_id", help="Prove only this invariant (see specs/invariants.yml).")
-@click.option("--players", type=click.IntRange(2, 10), help="Prove for this player count only (default: 2 to 10).")
+@click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
 @_format_option
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report here (for CI).")
 @click.option(
@@ -327,8 +374,8 @@ def prove(
 
     Every invariant of specs/invariants.yml is proved by induction over the
     transition relation compiled from the spec (or asked directly of the
-    spec's data), for every player count from 2 to 10. A refuted invariant
-    comes with the shortest counterexample found, as a game log that
+    spec's data), for every player count of the spec's range. A refuted
+    invariant comes with the shortest counterexample found, as a game log that
     'referee check --spec SPEC' replays to the violating state. A timeout or
     an 'unknown' from the solver is reported as unknown, never as proved.
 
@@ -338,32 +385,46 @@ def prove(
     \b
     Examples:
       referee prove                                   # every shipped spec
-      referee prove --spec specs/house-stacking.yaml --invariant cards.conservation
+      referee prove --spec house-stacking --invariant cards.conservation
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
     """
+    from referee.inputs import check_output_path
     from referee.proof.prove import load_invariants, prove_spec
     from referee.proof.report import render_json, render_junit, render_text
     from referee.spec_model import resolve_spec, shipped_spec_names
 
+    if junit_path is not None:
+        check_output_path(junit_path)
     invariants = load_invariants()
     if invariant_id is not None and invariant_id not in {i.id for i in invariants.invariants}:
         known = ", ".join(i.id for i in invariants.invariants)
-        raise click.UsageError(f"no invariant '{invariant_id}' (known: {known})")
-    paths = [resolve_spec(name, None) for name in spec_paths] or [resolve_spec(name, None) for name in shipped_spec_names()]
-    counts = (players,) if players else tuple(range(2, 11))
+        raise click.UsageError(f"no invariant '{errors.escape(invariant_id)}' (known: {known})")
+    names = spec_paths or tuple(shipped_spec_names())
+    paths = []
+    for name in names:
+        if name == "":
+            raise click.UsageError("an empty name names no spec")
+        paths.append(resolve_spec(name, None))
+    loaded = [_load_spec_or_exit(path) for path in paths]
+    for compiled in loaded:
+        spec = compiled.spec
+        if players is not None and not spec.min_players <= players <= spec.max_players:
+            raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
     results = []
-    for path in paths:
+    for path, compiled in zip(paths, loaded, strict=True):
+        spec = compiled.spec
+        counts = (players,) if players else tuple(range(spec.min_players, spec.max_players + 1))
         result = prove_spec(path, invariants, invariant_id, counts, timeout_ms)
         results.append(result)
         if output_format == "text":
             for line in render_text(result):
-                click.echo(line)
+                click.echo(errors.escape(line))
     if output_format == "json":
         click.echo(render_json(results))
     if junit_path is not None:
-        from referee.log_writer import write_atomically
+        from referee.log_writer import write_output_file
 
-        write_atomically(junit_path, render_junit(results))
+        write_output_file(junit_path, render_junit(results))
     statuses = {outcome.status for result in results for outcome in result["invariants"]}
     open_gaps = any(not gap["closed"] for result in results for gap in result["gaps"])
     if "refuted" in statuses or open_gaps:
@@ -371,26 +432,55 @@ def prove(
     raise SystemExit(errors.EXIT_INCONCLUSIVE if "unknown" in statuses else errors.EXIT_CLEAN)
 
 
+def _usage_error(error: click.ClickException) -> None:
+    """Click's errors in the one ``error:`` form of every other input error (with a hint to --help)."""
+    message = errors.escape(error.format_message())
+    context = getattr(error, "ctx", None)
+    click.echo(f"error: {message}", err=True)
+    if context is not None:
+        click.echo(f"see '{context.command_path} --help'", err=True)
+
+
+def _quiet_exit(code: int) -> None:
+    """Exit without Python complaining about a closed standard output at shutdown."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    os._exit(code)
+
+
 def run() -> None:
     """Entry point with the exit-code policy of robustness.md."""
     try:
         main.main(standalone_mode=False)
+        sys.stdout.flush()
     except click.exceptions.Abort:
-        sys.exit(errors.EXIT_INTERRUPTED)
+        _quiet_exit(errors.EXIT_INTERRUPTED)
     except click.ClickException as error:
-        error.show()
+        _usage_error(error)
         sys.exit(errors.EXIT_INPUT)
     except RefereeError as error:
         click.echo(error.render(), err=True)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
-        sys.exit(errors.EXIT_INTERRUPTED)
+        _quiet_exit(errors.EXIT_INTERRUPTED)
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(errors.EXIT_FINDINGS)
-    except SystemExit:
-        raise
+        # The reader of our output went away (``| head``): end quietly, as a program killed by SIGPIPE would.
+        _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
+    except SystemExit as stop:
+        from click.utils import PacifyFlushWrapper
+
+        if isinstance(sys.stdout, PacifyFlushWrapper):  # click met EPIPE on standard output and exits 1: we say 141
+            _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
+        except KeyboardInterrupt:
+            _quiet_exit(errors.EXIT_INTERRUPTED)
+        raise stop from None
     except Exception as error:  # noqa: BLE001 - the one place bugs are caught
         if _DEBUG:
             raise

@@ -15,6 +15,7 @@ EXIT_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_OUTPUT = 141  # standard output closed by its reader (``| head``), as after SIGPIPE
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +35,23 @@ class Position:
 
 
 def escape(text: str) -> str:
-    """Make input text safe to echo on a terminal: control characters become escapes."""
+    """Make input text safe to echo on a terminal: control characters become escapes.
+
+    Every character that is not printable (C0 and C1 controls, DEL, line and
+    paragraph separators, lone surrogates) is written as a Python escape
+    (``\\x1b``, ``\\n``, ``\\u2028``), so that untrusted text can neither move
+    the cursor, set a terminal title, nor start a new line of output.
+    """
     if text.isprintable():
         return text
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return "".join(ch if ch.isprintable() else _escape_char(ch) for ch in text)
+
+
+def _escape_char(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(ch)[1:-1] if ch != "'" else ch
 
 
 class RefereeError(Exception):
@@ -62,6 +76,17 @@ class UsageError(RefereeError):
 
 class InputError(RefereeError):
     """A file that cannot be read: missing, a directory, too large."""
+
+
+class ReportedError(RefereeError):
+    """An input error already rendered as text (a log's unreadable spec, found during replay)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def render(self) -> str:
+        return self.text
 
 
 class SpecError(RefereeError):

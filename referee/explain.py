@@ -13,12 +13,14 @@ from typing import Any
 
 from referee import events as ev
 from referee.cards import Card
+from referee.compiler import Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine, Reject
-from referee.errors import UsageError
+from referee.errors import InputError, Position, ReportedError, UsageError
+from referee.inputs import LogSource
 from referee.log_reader import LogReader
 from referee.log_writer import format_event
 from referee.replay import Replay
-from referee.spec_model import Rule
+from referee.spec_model import Rule, ruling_text
 from referee.verdicts import Diagnostic
 
 _PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over", START_AGAIN: "start card to turn up again"}
@@ -53,14 +55,17 @@ def parse_move(text: str, line: int) -> ev.Event:
     return event
 
 
-def rule_data(rule: Rule, engine: Engine) -> dict[str, Any]:
-    spec = engine.rules.spec
+def rule_data(rule: Rule, rules: Rules | Engine) -> dict[str, Any]:
+    """A rule as ``rules``, ``explain`` and ``adjudicate`` show it; the summary has the option values in force."""
+    compiled = rules.rules if isinstance(rules, Engine) else rules
+    spec = compiled.spec
     return {
         "id": rule.id,
         "summary": rule.summary,
         "source": rule.citation.render(spec.sources),
-        "ruling": rule.ruling,
+        "ruling": None if rule.ruling is None else {"number": rule.ruling, "text": ruling_text(rule.ruling)},
         "options": {name: _option_value(spec.options.get(name)) for name in rule.options},
+        "checks": list(rule.checks),
     }
 
 
@@ -185,31 +190,66 @@ def _acting_seat(engine: Engine, event: ev.Event | None) -> int | None:
     return None
 
 
-def explain(path: Path, line: int, move: str | None = None, spec_override: Path | None = None) -> dict[str, Any]:
-    """Everything ``referee explain`` says about one line of a log."""
+_EXPLAIN_KEYS = (
+    "path",
+    "line",
+    "log_error",
+    "state",
+    "player",
+    "hand",
+    "event",
+    "hypothetical",
+    "legal",
+    "code",
+    "message",
+    "rule",
+    "card_rule",
+    "alternatives",
+)
+
+
+def explain(source: LogSource | Path, line: int, move: str | None = None, spec_override: Path | None = None) -> dict[str, Any]:
+    """Everything ``referee explain`` says about one line of a log; always the same keys (null where empty).
+
+    ``line`` is a line of the log; with a hypothetical ``move`` it may also be
+    the line just after the last, to ask about the next move of a log that stops.
+    """
+    if isinstance(source, Path):
+        source = LogSource(str(source), source)
     if line < 1:
         raise UsageError("a line number is at least 1")
-    replay = Replay(str(path), path.parent, spec_override, stop_at_line=line)
-    with path.open("rb") as stream:
+    event_from_move = parse_move(move, line) if move is not None else None
+    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line)
+    stream = source.open()
+    try:
         verdict = replay.run(stream)
-    result: dict[str, Any] = {"path": str(path), "line": line}
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror or error}", Position(source.display)) from None
+    finally:
+        if source.path is not None:
+            stream.close()
     if verdict.input_error is not None:
-        raise UsageError(verdict.input_error)
+        raise ReportedError(verdict.input_error)
+    if line > replay.reader.lines + (1 if move is not None else 0):
+        lines = replay.reader.lines
+        raise InputError(f"line {line} is past the end: the log has {lines} line{'s' if lines != 1 else ''}", Position(source.display))
+    result: dict[str, Any] = dict.fromkeys(_EXPLAIN_KEYS)
+    result.update(path=source.display, line=line, hypothetical=move is not None)
     syntax = [error for error in verdict.errors if error.code == "syntax"]
     if syntax:
-        result["log_error"] = {"line": syntax[0].line, "code": "syntax", "message": syntax[0].message}
+        result["log_error"] = {"line": syntax[0].line, "code": "syntax", "message": syntax[0].message, "rule": syntax[0].rule}
         return result
     engine = replay.engine
     if engine is None:
-        result["log_error"] = {"line": line, "code": "syntax", "message": "the log's header is not complete before this line"}
+        result["log_error"] = {"line": line, "code": "syntax", "message": "the log's header is not complete before this line", "rule": None}
         return result
     if verdict.errors:
-        error = verdict.errors[0]
-        result["log_error"] = {"line": error.line, "code": error.code, "message": error.message, "rule": error.rule}
+        first = verdict.errors[0]
+        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
     result["state"] = state_data(engine)
     event: ev.Event | None
-    if move is not None:
-        event = parse_move(move, line)
+    if event_from_move is not None:
+        event = event_from_move
     else:
         event = replay.stopped_event if replay.stopped_event is not None and replay.stopped_event.line == line else None
     seat = _acting_seat(engine, event)
@@ -217,14 +257,11 @@ def explain(path: Path, line: int, move: str | None = None, spec_override: Path 
         result["player"] = engine.state.players[seat]
         result["hand"] = hand_data(engine, seat)
     if event is None:
-        result["event"] = None
         return result
     result["event"] = format_event(event)
-    result["hypothetical"] = move is not None
-    diagnostic = None if verdict.errors else judge(engine, event)
     if verdict.errors:
-        result["legal"] = None
         return result
+    diagnostic = judge(engine, event)
     result["legal"] = diagnostic is None
     rules = engine.rules
     if diagnostic is not None:
@@ -237,14 +274,14 @@ def explain(path: Path, line: int, move: str | None = None, spec_override: Path 
             owner = engine.state.penalties[0].player if engine.state.penalties else None
             check = "penalty" if owner is not None and engine.state.players[owner] == event.player else "turn-draw"
         result["rule"] = rule_data(rules.check_rules[check], engine)
-        if isinstance(event, ev.Play) and seat is not None:
-            card = _played_card(engine, seat, event.card)
-            if card is not None:
-                face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
-                if face_rule is not None and face_rule.id != result["rule"]["id"]:
-                    result["card_rule"] = rule_data(face_rule, engine)
+    if isinstance(event, ev.Play) and seat is not None and engine.state.hands:
+        card = _played_card(engine, seat, event.card)
+        if card is not None:
+            face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
+            if face_rule is not None and face_rule.id != result["rule"]["id"]:
+                result["card_rule"] = rule_data(face_rule, engine)
     player = getattr(event, "player", None)
-    if player is not None and diagnostic is not None:
+    if player is not None:
         result["alternatives"] = alternatives(engine, player)
     return result
 
@@ -259,10 +296,10 @@ def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
 def render_text(result: dict[str, Any]) -> list[str]:
     """The explanation as lines for a terminal."""
     lines = [f"{result['path']}:{result['line']}"]
-    error = result.get("log_error")
+    error = result["log_error"]
     if error is not None:
         lines.append(f"  the log is invalid before this line: line {error['line']}: {error['code']}: {error['message']}")
-        if "state" not in result:
+        if result["state"] is None:
             return lines
         lines.append("  (state where replay stopped)")
     state = result["state"]
@@ -286,18 +323,18 @@ def render_text(result: dict[str, Any]) -> list[str]:
         lines.append(f"  UNO window open: {window['player']} played to one card at line {window['line']} and {said}")
     hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items())
     lines.append(f"  hands: {hands}; draw pile {state['draw_pile']}, discard pile {state['discard_pile']}")
-    if "hand" in result:
+    if result["hand"] is not None:
         lines.append(f"  {result['player']}'s hand:")
         for card in result["hand"]:
             mark = "playable" if card["playable"] else "not playable: " + card["why_not"].split("; playable:")[0]
             count = f" x{card['count']}" if card["count"] > 1 else ""
             lines.append(f"    {card['showing']:<22} {card['card'] + count:<34} {mark}")
-    if result.get("event") is None:
+    if result["event"] is None:
         lines.append("  no event on this line")
         return lines
-    what = "hypothetical move" if result.get("hypothetical") else "event"
+    what = "hypothetical move" if result["hypothetical"] else "event"
     lines.append(f"  {what}: {result['event']}")
-    if result.get("legal") is None:
+    if result["legal"] is None:
         return lines
     rule = result["rule"]
     if result["legal"]:
@@ -305,10 +342,12 @@ def render_text(result: dict[str, Any]) -> list[str]:
     else:
         lines.append(f"  not legal: {result['code']} [{rule['id']}]: {result['message']}")
         lines.append(f"  rule {rule['id']}: {rule['summary']}")
-    lines.append(f"  source: {rule['source']}" + (f" (ruling {rule['ruling']})" if rule.get("ruling") else ""))
-    if "card_rule" in result:
+    lines.append(f"  source: {rule['source']}")
+    if rule["ruling"] is not None:
+        lines.append(f"  ruling {rule['ruling']['number']}: {rule['ruling']['text']}")
+    if result["card_rule"] is not None:
         card_rule = result["card_rule"]
         lines.append(f"  the card [{card_rule['id']}]: {card_rule['summary']} (source: {card_rule['source']})")
-    if result.get("alternatives") is not None:
+    if not result["legal"] and result["alternatives"] is not None:
         lines.append("  allowed instead: " + ("; ".join(result["alternatives"]) or "nothing (another player must act)"))
     return lines

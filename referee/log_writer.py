@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
 from referee import events as ev
+from referee.errors import InputError, Position, escape
+from referee.inputs import check_output_path
 
 
 def format_event(event: ev.Event) -> str:
@@ -51,15 +55,44 @@ def format_event(event: ev.Event) -> str:
     raise TypeError(f"not an event: {event!r}")
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file beside the target, then rename: no partial output file."""
-    folder = path.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+def _new_file_mode(path: Path) -> int:
+    """The mode a written file gets: that of the regular file it replaces, else 0666 less the umask."""
     try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def write_output_file(path: Path, text: str) -> None:
+    """Write an output file safely: refuse a symlink, FIFO or device; no partial file if anything fails.
+
+    The text goes to a temporary file beside the target that is then renamed
+    over it, so a reader never sees half a file; renaming is only done over a
+    regular file or a new name (checked first), and the file keeps the mode a
+    newly created file would have (0644 under the usual umask).
+    """
+    check_output_path(path)
+    folder = path.parent
+    mode = _new_file_mode(path)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror or error}", Position(escape(str(path)))) from None
+    try:
+        os.fchmod(handle, mode)
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
         os.replace(temporary, path)
+    except OSError as error:
+        _remove(temporary)
+        raise InputError(f"cannot write: {error.strerror or error}", Position(escape(str(path)))) from None
     except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        _remove(temporary)
         raise
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)

@@ -8,7 +8,6 @@ discarded.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -16,7 +15,8 @@ from typing import Any, BinaryIO
 from referee import events as ev
 from referee.compiler import Rules, load_rules
 from referee.engine import Engine
-from referee.errors import Position, SpecError
+from referee.errors import InputError, Position, SpecError, escape
+from referee.inputs import LogSource
 from referee.log_reader import LogReader
 from referee.spec_model import resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
@@ -164,14 +164,25 @@ def check_stream(stream: BinaryIO, display_path: str, base_dir: Path | None, spe
     return Replay(display_path, base_dir, spec_override).run(stream)
 
 
-def check_path(path: Path, display_path: str, spec_override: Path | None = None) -> FileVerdict:
-    """Replay one log file; an unreadable file becomes the verdict's ``input_error``."""
-    if str(path) == "-":
-        return check_stream(sys.stdin.buffer, "-", Path.cwd(), spec_override)
+def check_source(source: LogSource, spec_override: Path | None = None) -> FileVerdict:
+    """Replay one log (file or standard input); an unreadable one becomes the verdict's ``input_error``."""
+    if source.problem is not None:
+        return FileVerdict(source.display, input_error=f"{source.display}: error: {source.problem}")
     try:
-        with path.open("rb") as stream:
-            return check_stream(stream, display_path, path.parent, spec_override)
-    except IsADirectoryError:
-        return FileVerdict(display_path, input_error=f"{display_path}: error: is a directory")
+        stream = source.open()
+    except InputError as error:
+        return FileVerdict(source.display, input_error=error.render())
+    try:
+        return check_stream(stream, source.display, source.base_dir, spec_override)
     except OSError as error:
-        return FileVerdict(display_path, input_error=f"{display_path}: error: cannot read: {error.strerror or error}")
+        return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {error.strerror or error}")
+    finally:
+        if source.path is not None:
+            stream.close()
+
+
+def check_path(path: Path, display_path: str | None = None, spec_override: Path | None = None) -> FileVerdict:
+    """Replay one log file (``-`` is standard input); an unreadable file becomes the verdict's ``input_error``."""
+    if str(path) == "-":
+        return check_source(LogSource("-", None), spec_override)
+    return check_source(LogSource(display_path if display_path is not None else escape(str(path)), path), spec_override)

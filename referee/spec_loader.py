@@ -94,7 +94,10 @@ def _screen_events(text: str, path: str) -> list[tuple[Position, str]]:
 def _convert(node: yaml.Node, path: str, problems: list[tuple[Position, str]]) -> Node:
     where = _position(path, node.start_mark)
     if isinstance(node, yaml.ScalarNode):
-        return Scalar(str(node.value), where)
+        value = str(node.value)
+        if not value.isprintable():
+            _control(value, where, problems)
+        return Scalar(value, where)
     if isinstance(node, yaml.SequenceNode):
         return Sequence(tuple(_convert(item, path, problems) for item in node.value), where)
     assert isinstance(node, yaml.MappingNode)
@@ -106,12 +109,22 @@ def _convert(node: yaml.Node, path: str, problems: list[tuple[Position, str]]) -
             problems.append((key_where, "a mapping key must be a plain word"))
             continue
         key = str(key_node.value)
+        if not key.isprintable():
+            _control(key, key_where, problems)
+            continue
         if key in entries:
             problems.append((key_where, f"duplicate key '{key}' (first at line {keys[key].line})"))
             continue
         keys[key] = key_where
         entries[key] = _convert(value_node, path, problems)
     return Mapping(entries, keys, where)
+
+
+def _control(value: str, where: Position, problems: list[tuple[Position, str]]) -> None:
+    """Spec text reaches terminals and reports: a control character (or a line break) in it is an error."""
+    bad = next(ch for ch in value if not ch.isprintable())
+    what = "a line break" if bad in "\n\r\x0b\x0c\x85\u2028\u2029" else f"the control character U+{ord(bad):04X}"
+    problems.append((where, f"{what} inside a value is not allowed: a spec's text is one printable line"))
 
 
 def load_text(text: str, path: str) -> Mapping:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from referee.cards import Card, Face, FaceClass, face_token
 from referee.errors import Position, SpecError
-from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
+from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file, load_text
 
 FORMAT = "referee-spec/1"
 
@@ -89,6 +89,14 @@ OPTION_CHOICES: dict[str, frozenset[str]] = {
 OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
 OPTION_LISTS = frozenset({"stacking"})
 OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
+_OPTION_EXAMPLES: dict[str, str] = {
+    **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
+    "target": "500",
+    "challenge-innocent-extra": "2",
+    "uno-catch-penalty": "2",
+    "stacking": "[draw-one, draw-five]",
+}
+_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
@@ -96,9 +104,11 @@ _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
 
 @dataclass(frozen=True, slots=True)
 class Source:
+    """A document rules are cited from: its title and who publishes it, so a reader can find it."""
+
     key: str
-    file: str
     title: str
+    publisher: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +117,42 @@ class Citation:
     section: str
 
     def render(self, sources: dict[str, Source]) -> str:
+        """``Title (Publisher), section``: the document and the place in it."""
         source = sources.get(self.key)
-        where = source.file if source else self.key
-        return f"{self.key} ({where}): {self.section}"
+        if source is None:
+            return f"{self.key}, {self.section}"
+        return f"{source.title} ({source.publisher}), {self.section}"
+
+
+_RULINGS: dict[int, str] | None = None
+
+
+def rulings() -> dict[int, tuple[str, str]]:
+    """The project's rulings (``specs/rulings.yml``): number -> (topic, text)."""
+    tree = load_text_resource("rulings.yml")
+    result: dict[int, tuple[str, str]] = {}
+    items = tree.entries.get("rulings")
+    assert isinstance(items, Sequence)
+    for item in items.items:
+        assert isinstance(item, Mapping)
+        number, topic, text = (item.entries[key] for key in ("number", "topic", "text"))
+        assert isinstance(number, Scalar) and isinstance(topic, Scalar) and isinstance(text, Scalar)
+        result[int(number.value)] = (topic.value, text.value)
+    return result
+
+
+def ruling_text(number: int) -> str:
+    """The text of ruling ``number`` ("" for a number the project has not ruled on)."""
+    global _RULINGS
+    if _RULINGS is None:
+        _RULINGS = {key: text for key, (_, text) in rulings().items()}
+    return _RULINGS.get(number, "")
+
+
+def load_text_resource(name: str) -> Mapping:
+    """A YAML file shipped beside the specs, through the same safe loader."""
+    entry = resources.files("referee.specs").joinpath(name)
+    return load_text(entry.read_text(encoding="utf-8"), name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,11 +242,12 @@ class _Reader:
         for key in sorted(required - set(node.entries)):
             self.error(node.position, f"{what} needs '{key}'")
 
-    def mapping(self, node: Node | None, what: str) -> Mapping | None:
+    def mapping(self, node: Node | None, what: str, form: str = "") -> Mapping | None:
         if node is None:
             return None
         if not isinstance(node, Mapping):
-            self.error(node.position, f"{what} must be a mapping")
+            shown = f", written like {form}" if form else ""
+            self.error(node.position, f"{what} must be a mapping{shown}")
             return None
         return node
 
@@ -390,11 +434,11 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         for key, node in source_node.entries.items():
             entry = reader.mapping(node, f"source '{key}'")
             if entry:
-                reader.keys(entry, {"file", "title"}, {"file"}, f"source '{key}'")
+                reader.keys(entry, {"title", "publisher", "file"}, {"title", "publisher"}, f"source '{key}'")
                 sources[key] = Source(
                     key,
-                    reader.text(entry.entries.get("file"), "file") or "",
                     reader.text(entry.entries.get("title"), "title") or "",
+                    reader.text(entry.entries.get("publisher"), "publisher") or "",
                 )
 
     table = reader.mapping(tree.entries.get("table"), "table")
@@ -451,7 +495,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     kinds = _read_kinds(reader, tree.entries.get("kinds"))
     kind_names = {kind.name for kind in kinds}
     options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
-    rules = _read_rules(reader, tree.entries.get("rules"), sources)
+    rules = _fill_summaries(reader, _read_rules(reader, tree.entries.get("rules"), sources), options)
     rule_ids = {rule.id for rule in rules}
     for kind in kinds:
         for rule_id in (kind.rule, kind.start_rule):
@@ -659,8 +703,10 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
         return options, option_rules
     reader.keys(options_node, OPTIONS, set(OPTIONS), "options")
     for name, entry_node in options_node.entries.items():
-        entry = reader.mapping(entry_node, f"option '{name}'")
-        if not entry or name not in OPTIONS:
+        if name not in OPTIONS:
+            continue
+        entry = reader.mapping(entry_node, f"option '{name}'", f"{{value: {_OPTION_EXAMPLES[name]}, rule: RULE-ID}}")
+        if not entry:
             continue
         reader.keys(entry, {"value", "rule"}, {"value", "rule"}, f"option '{name}'")
         option_rules[name] = reader.text(entry.entries.get("rule"), "rule") or ""
@@ -676,6 +722,29 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
         else:
             options[name] = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(value_node, name))
     return options, option_rules
+
+
+def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str, object]) -> tuple[Rule, ...]:
+    """Put the option values in force into summaries: ``{target}`` becomes the spec's target."""
+    import dataclasses
+
+    filled = []
+    for rule in rules:
+
+        def value(match: re.Match[str], rule: Rule = rule) -> str:
+            name = match.group(1)
+            if name not in options:
+                reader.error(
+                    rule.position, f"rule '{rule.id}' summary names '{{{name}}}', which is not an option{_did_you_mean(name, OPTIONS)}"
+                )
+                return match.group(0)
+            shown = options[name]
+            if isinstance(shown, tuple):
+                return ", ".join(shown) or "none"
+            return str(shown)
+
+        filled.append(dataclasses.replace(rule, summary=_PLACEHOLDER.sub(value, rule.summary)))
+    return tuple(filled)
 
 
 def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) -> tuple[Rule, ...]:

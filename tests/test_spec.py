@@ -46,7 +46,7 @@ def test_official_values() -> None:
 def test_duplicate_key_names_both_lines(tmp_path: Path) -> None:
     text = OFFICIAL.replace("title: UNO Flip, official rules (Mattel instruction sheet)\n", "title: a\ntitle: b\n", 1)
     problems = _problems(tmp_path, text)
-    assert any("duplicate key 'title' (first at line 11)" in p for p in problems)
+    assert any("duplicate key 'title' (first at line 12)" in p for p in problems)
 
 
 def test_anchor_alias_and_tag_are_rejected(tmp_path: Path) -> None:

@@ -1,0 +1,198 @@
+"""Command-line inputs, one convention for every command: logs, specs, lines, output files.
+
+A log argument is a file, a folder (every ``*.log`` below it, sorted) or
+``-`` for standard input. ``--spec`` is a shipped spec name or a path. Names
+the user did not type (files found under a folder) are escaped before they
+are shown, and bytes that are not UTF-8 are written as ``\\xNN``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from referee.errors import InputError, Position, UsageError, escape
+
+STDIN = "-"
+# Standard input is spooled to memory up to this size, then to a temporary file (bounded memory).
+SPOOL_BYTES = 8 * 1024 * 1024
+
+
+def display_name(name: str) -> str:
+    """A path as text that is safe to print and valid UTF-8: undecodable bytes as ``\\xNN``, controls escaped."""
+    raw = os.fsencode(name)
+    return escape(raw.decode("utf-8", errors="backslashreplace"))
+
+
+@dataclass(frozen=True, slots=True)
+class LogSource:
+    """One log to read: a file (``path``) or standard input (``path`` is None).
+
+    ``problem`` is set when the source cannot be read at all (an unreadable
+    folder found while expanding a folder); the command reports it in place.
+    """
+
+    display: str
+    path: Path | None
+    problem: str | None = None
+
+    @property
+    def base_dir(self) -> Path:
+        """The folder that a relative ``spec`` line in this log is relative to."""
+        return self.path.parent if self.path is not None else Path.cwd()
+
+    def open(self) -> BinaryIO:
+        """The log's bytes as a binary stream; raises ``InputError`` when it cannot be read."""
+        if self.path is None:
+            return stdin_stream()
+        try:
+            if self.path.is_dir():
+                raise InputError("is a folder, not a log", Position(self.display))
+            return self.path.open("rb")
+        except OSError as error:
+            raise InputError(f"cannot read: {error.strerror or error}", Position(self.display)) from None
+
+
+def stdin_stream() -> BinaryIO:
+    """Standard input as bytes; a closed standard input is an input error, not a crash."""
+    stream = sys.stdin
+    if stream is None or getattr(stream, "buffer", None) is None:
+        raise InputError("cannot read: standard input is closed", Position(STDIN))
+    return stream.buffer
+
+
+def spooled_stdin() -> BinaryIO:
+    """Standard input copied to a seekable spool (memory up to ``SPOOL_BYTES``, then disk)."""
+    source = stdin_stream()
+    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 - the caller closes it
+    try:
+        shutil.copyfileobj(source, spool)
+    except OSError as error:
+        spool.close()
+        raise InputError(f"cannot read: {error.strerror or error}", Position(STDIN)) from None
+    spool.seek(0)
+    return spool  # type: ignore[return-value]
+
+
+def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
+    """Every log the arguments name, in order; a folder with no logs is an error (``InputError``)."""
+    stdin_used = False
+    for given in arguments:
+        if given == "":
+            raise UsageError("an empty path names no log")
+        if given == STDIN:
+            if stdin_used:
+                raise UsageError("standard input (-) can be read only once")
+            stdin_used = True
+            yield LogSource(STDIN, None)
+            continue
+        path = Path(given)
+        try:
+            is_dir = path.is_dir()
+        except OSError:
+            is_dir = False
+        if not is_dir:
+            yield LogSource(escape(given), path)
+            continue
+        found = list(_logs_below(path))
+        if not found:
+            raise InputError("no *.log files in this folder", Position(display_name(given)))
+        yield from found
+
+
+def _logs_below(folder: Path) -> Iterator[LogSource]:
+    """The ``*.log`` files below a folder, sorted; an unreadable subfolder is a source with a problem."""
+    entries: list[tuple[tuple[str, ...], LogSource]] = []
+
+    def unreadable(error: OSError) -> None:
+        name = str(error.filename) if error.filename is not None else str(folder)
+        entries.append((Path(name).parts, LogSource(display_name(name), None, f"cannot read folder: {error.strerror or error}")))
+
+    for root, folders, files in os.walk(folder, onerror=unreadable):
+        folders.sort()
+        for name in files:
+            if not name.endswith(".log"):
+                continue
+            path = Path(root) / name
+            try:
+                if not stat.S_ISREG(path.stat().st_mode):
+                    continue
+            except OSError as error:
+                entries.append((path.parts, LogSource(display_name(str(path)), None, f"cannot read: {error.strerror or error}")))
+                continue
+            entries.append((path.parts, LogSource(display_name(str(path)), path)))
+    entries.sort(key=lambda entry: entry[0])
+    for _, source in entries:
+        yield source
+
+
+def one_log(argument: str) -> LogSource:
+    """The single log a command reads (``explain``): a file or ``-``, never a folder."""
+    if argument == "":
+        raise UsageError("an empty path names no log")
+    if argument == STDIN:
+        return LogSource(STDIN, None)
+    path = Path(argument)
+    try:
+        if path.is_dir():
+            raise UsageError(f"{escape(argument)} is a folder; explain reads one log (a file or -)")
+    except OSError:
+        pass
+    return LogSource(escape(argument), path)
+
+
+def log_and_line(target: str, line: int | None) -> tuple[str, int]:
+    """``LOG:LINE`` or ``LOG`` with ``--line N`` (not both): the log argument and the line number."""
+    path_text, colon, line_text = target.rpartition(":")
+    has_line = bool(colon) and line_text.isascii() and line_text.isdigit()
+    if line is not None:
+        if has_line and not Path(target).exists():
+            raise UsageError(f"give the line once: {escape(target)} already names line {line_text}, and --line {line} names another")
+        return target, line
+    if not has_line:
+        raise UsageError("give the line as LOG:LINE or LOG --line N")
+    number = int(line_text)
+    if number < 1:
+        raise UsageError("a line number is at least 1")
+    return path_text, number
+
+
+def check_output_path(path: Path) -> None:
+    """Refuse, before any work, an output path that cannot be written as a new or regular file."""
+    folder = path.parent if str(path.parent) else Path(".")
+    where = Position(escape(str(path)))
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise InputError(f"cannot write: {error.strerror or error}", where) from None
+    if info is not None:
+        if stat.S_ISLNK(info.st_mode):
+            raise InputError("cannot write: is a symbolic link (give a regular file or a new name)", where)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError("cannot write: not a regular file (give a regular file or a new name)", where)
+    if not folder.is_dir():
+        raise InputError(f"cannot write: no folder {escape(str(folder))}", where)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError("cannot write: permission denied", where)
+
+
+def prepare_output_folder(folder: Path) -> None:
+    """Create an output folder (and its parents) before any work; refuse what is not a writable folder."""
+    where = Position(escape(str(folder)))
+    if folder.exists() and not folder.is_dir():
+        raise InputError("cannot write games here: not a folder", where)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError(f"cannot create folder: {error.strerror or error}", where) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError("cannot write games here: permission denied", where)
