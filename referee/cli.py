@@ -8,6 +8,7 @@ file, a folder or ``-``; ``--spec`` is a shipped name or a path. Exit codes:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -218,7 +219,7 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
     hand's size and the acting player's hand (both faces, each card playable
     or why not); then the ruling on the event with its rule id, summary and
     source, and for an illegal event what was allowed instead. LOG may be -
-    (standard input): give the line with --line, or as -:LINE.
+    (standard input): give the line with --line (or write -- -:LINE).
 
     \b
     Exit status: 0 the event is legal, 1 it is not (or the log is invalid before it),
@@ -411,10 +412,11 @@ def prove(
         if players is not None and not spec.min_players <= players <= spec.max_players:
             raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
     results = []
-    for path, compiled in zip(paths, loaded, strict=True):
+    for name, path, compiled in zip(names, paths, loaded, strict=True):
         spec = compiled.spec
         counts = (players,) if players else tuple(range(spec.min_players, spec.max_players + 1))
         result = prove_spec(path, invariants, invariant_id, counts, timeout_ms)
+        result["spec"] = errors.escape(name)  # as the user wrote it (a shipped name, or the path given)
         results.append(result)
         if output_format == "text":
             for line in render_text(result):
@@ -442,7 +444,7 @@ def _usage_error(error: click.ClickException) -> None:
 
 
 def _quiet_exit(code: int) -> None:
-    """Exit without Python complaining about a closed standard output at shutdown."""
+    """Exit at once, without Python complaining about a closed standard output at shutdown."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -451,36 +453,53 @@ def _quiet_exit(code: int) -> None:
     os._exit(code)
 
 
+def _finish(code: int) -> None:
+    """Flush the outputs and leave without interpreter shutdown (no late Ctrl-C, no ``__del__`` noise)."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
+    except (OSError, ValueError, AttributeError):
+        pass
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
+    os._exit(code)
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output)."""
+    _quiet_exit(errors.EXIT_INTERRUPTED)
+
+
 def run() -> None:
-    """Entry point with the exit-code policy of robustness.md."""
+    """Entry point with the exit-code policy of robustness.md; never returns."""
+    import signal
+
+    signal.signal(signal.SIGINT, _interrupted)
     try:
         main.main(standalone_mode=False)
-        sys.stdout.flush()
+        code = errors.EXIT_CLEAN
     except click.exceptions.Abort:
-        _quiet_exit(errors.EXIT_INTERRUPTED)
+        code = errors.EXIT_INTERRUPTED
     except click.ClickException as error:
         _usage_error(error)
-        sys.exit(errors.EXIT_INPUT)
+        code = errors.EXIT_INPUT
     except RefereeError as error:
         click.echo(error.render(), err=True)
-        sys.exit(error.exit_code)
+        code = error.exit_code
     except KeyboardInterrupt:
         _quiet_exit(errors.EXIT_INTERRUPTED)
+        return
     except BrokenPipeError:
         # The reader of our output went away (``| head``): end quietly, as a program killed by SIGPIPE would.
         _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
+        return
     except SystemExit as stop:
         from click.utils import PacifyFlushWrapper
 
-        if isinstance(sys.stdout, PacifyFlushWrapper):  # click met EPIPE on standard output and exits 1: we say 141
+        if type(sys.stdout) is PacifyFlushWrapper:  # click met EPIPE on standard output and exits 1: we say 141
             _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
-        except KeyboardInterrupt:
-            _quiet_exit(errors.EXIT_INTERRUPTED)
-        raise stop from None
+        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else errors.EXIT_INPUT)
     except Exception as error:  # noqa: BLE001 - the one place bugs are caught
         if _DEBUG:
             raise
@@ -488,4 +507,5 @@ def run() -> None:
             f"referee: internal error: {error.__class__.__name__}: {errors.escape(str(error))} (rerun with --debug for the traceback)",
             err=True,
         )
-        sys.exit(errors.EXIT_INTERNAL)
+        code = errors.EXIT_INTERNAL
+    _finish(code)

@@ -98,6 +98,15 @@ _OPTION_EXAMPLES: dict[str, str] = {
 }
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")
+# The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
+SOURCE_KEYS = frozenset({"title", "publisher", "file"})
+TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
+MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
+KIND_KEYS = frozenset({"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"})
+NUMBERS_KEYS = frozenset({"from", "to"})
+OPTION_ENTRY_KEYS = frozenset({"value", "rule"})
+RULE_KEYS = frozenset({"id", "summary", "source", "ruling", "options", "checks"})
+CITATION_KEYS = frozenset({"key", "section"})
 _NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
 
@@ -235,7 +244,7 @@ class _Reader:
     def error(self, position: Position, message: str) -> None:
         self.problems.append((position, message))
 
-    def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str], what: str) -> None:
+    def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str] | frozenset[str], what: str) -> None:
         for key, position in node.keys.items():
             if key not in allowed:
                 self.error(position, f"unknown key '{key}' in {what}{_did_you_mean(key, allowed)}")
@@ -340,7 +349,7 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
     return path
 
 
-_TOP_KEYS = frozenset(
+TOP_KEYS = frozenset(
     {
         "format",
         "name",
@@ -421,7 +430,7 @@ def _merged_tree(path: Path, depth: int) -> Mapping:
 def build_spec(tree: Mapping, path: str) -> Spec:
     """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem."""
     reader = _Reader()
-    reader.keys(tree, _TOP_KEYS, {"format", "name", "sides", "kinds", "rules", "deck", "table", "matching"}, "the spec")
+    reader.keys(tree, TOP_KEYS, {"format", "name", "sides", "kinds", "rules", "deck", "table", "matching"}, "the spec")
     fmt = reader.text(tree.entries.get("format"), "format")
     if fmt is not None and fmt != FORMAT:
         reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
@@ -434,7 +443,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         for key, node in source_node.entries.items():
             entry = reader.mapping(node, f"source '{key}'")
             if entry:
-                reader.keys(entry, {"title", "publisher", "file"}, {"title", "publisher"}, f"source '{key}'")
+                reader.keys(entry, SOURCE_KEYS, {"title", "publisher"}, f"source '{key}'")
                 sources[key] = Source(
                     key,
                     reader.text(entry.entries.get("title"), "title") or "",
@@ -445,12 +454,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     min_players = max_players = hand_size = 0
     start_side = 0
     if table:
-        reader.keys(
-            table,
-            {"min-players", "max-players", "hand-size", "start-side"},
-            {"min-players", "max-players", "hand-size", "start-side"},
-            "table",
-        )
+        reader.keys(table, TABLE_KEYS, TABLE_KEYS, "table")
         min_players = reader.number(table.entries.get("min-players"), "min-players", 2) or 2
         max_players = reader.number(table.entries.get("max-players"), "max-players", 2) or 2
         hand_size = reader.number(table.entries.get("hand-size"), "hand-size", 1) or 1
@@ -487,9 +491,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     matching = Matching(True, True, True, True)
     matching_node = reader.mapping(tree.entries.get("matching"), "matching")
     if matching_node:
-        fields = ("same-colour", "same-number", "same-action-kind", "wild-always")
-        reader.keys(matching_node, set(fields), set(fields), "matching")
-        values = [reader.flag(matching_node.entries.get(key), key) for key in fields]
+        reader.keys(matching_node, set(MATCHING_KEYS), set(MATCHING_KEYS), "matching")
+        values = [reader.flag(matching_node.entries.get(key), key) for key in MATCHING_KEYS]
         matching = Matching(*(bool(value) for value in values))
 
     kinds = _read_kinds(reader, tree.entries.get("kinds"))
@@ -571,7 +574,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
     if not kinds_node:
         return ()
     kinds = []
-    allowed = {"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"}
+    allowed = KIND_KEYS
     for name, kind_node in kinds_node.entries.items():
         what = f"kind '{name}'"
         if not _NAME.fullmatch(name):
@@ -597,7 +600,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
         numbers: tuple[int, ...] = ()
         numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers")
         if numbers_node:
-            reader.keys(numbers_node, {"from", "to"}, {"from", "to"}, "numbers")
+            reader.keys(numbers_node, NUMBERS_KEYS, NUMBERS_KEYS, "numbers")
             low = reader.number(numbers_node.entries.get("from"), "from")
             high = reader.number(numbers_node.entries.get("to"), "to")
             if low is not None and high is not None:
@@ -708,7 +711,7 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
         entry = reader.mapping(entry_node, f"option '{name}'", f"{{value: {_OPTION_EXAMPLES[name]}, rule: RULE-ID}}")
         if not entry:
             continue
-        reader.keys(entry, {"value", "rule"}, {"value", "rule"}, f"option '{name}'")
+        reader.keys(entry, OPTION_ENTRY_KEYS, OPTION_ENTRY_KEYS, f"option '{name}'")
         option_rules[name] = reader.text(entry.entries.get("rule"), "rule") or ""
         value_node = entry.entries.get("value")
         if name in OPTION_CHOICES:
@@ -733,10 +736,11 @@ def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str,
 
         def value(match: re.Match[str], rule: Rule = rule) -> str:
             name = match.group(1)
+            if name in OPTIONS and name not in options:  # the option itself has an error, reported already
+                return match.group(0)
             if name not in options:
-                reader.error(
-                    rule.position, f"rule '{rule.id}' summary names '{{{name}}}', which is not an option{_did_you_mean(name, OPTIONS)}"
-                )
+                hint = _did_you_mean(name, OPTIONS)
+                reader.error(rule.position, f"rule '{rule.id}' summary names '{{{name}}}', which is not an option{hint}")
                 return match.group(0)
             shown = options[name]
             if isinstance(shown, tuple):
@@ -754,7 +758,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
         entry = reader.mapping(item, "a rule")
         if not entry:
             continue
-        reader.keys(entry, {"id", "summary", "source", "ruling", "options", "checks"}, {"id", "summary", "source", "checks"}, "a rule")
+        reader.keys(entry, RULE_KEYS, {"id", "summary", "source", "checks"}, "a rule")
         rule_id = reader.text(entry.entries.get("id"), "id") or "?"
         if not re.fullmatch(r"[a-z][a-z0-9-]*(\.[a-z0-9-]+)*", rule_id):
             reader.error(entry.position, f"rule id '{rule_id}' must be dotted lower-case words")
@@ -764,7 +768,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
         citation = Citation("", "")
         source = reader.mapping(entry.entries.get("source"), "source")
         if source:
-            reader.keys(source, {"key", "section"}, {"key", "section"}, "a rule's source")
+            reader.keys(source, CITATION_KEYS, CITATION_KEYS, "a rule's source")
             key = reader.text(source.entries.get("key"), "key") or ""
             if key and key not in sources:
                 reader.error(source.position, f"rule '{rule_id}' cites unknown source '{key}'{_did_you_mean(key, set(sources))}")

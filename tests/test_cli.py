@@ -82,8 +82,8 @@ def test_help_teaches_by_example(command: list[str]) -> None:
 def test_check_does_not_import_z3() -> None:
     log = str(SCENARIOS / "rulings" / "r04-start-number.log")
     code = (
-        f"import sys, runpy; sys.argv = ['referee', 'check', '-q', {log!r}];"
-        "\ntry:\n    runpy.run_module('referee', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        f"import sys; from referee.cli import main; sys.argv = ['referee', 'check', '-q', {log!r}];"
+        "\ntry:\n    main.main(standalone_mode=False)\nexcept SystemExit:\n    pass\n"
         "print('z3' in sys.modules)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -126,3 +127,13 @@ class Games(RuleBasedStateMachine):
 
 Games.TestCase.settings = settings(max_examples=20, stateful_step_count=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TestGames = Games.TestCase
+
+
+class LongGames(Games):
+    """The slow tier: ten times the examples and longer games."""
+
+
+LongGames.TestCase.settings = settings(
+    max_examples=200, stateful_step_count=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+TestLongGames = pytest.mark.slow(LongGames.TestCase)

@@ -435,9 +435,11 @@ class Model:
 
 def solver(timeout_ms: int) -> z3.Solver:
     """A solver with a timeout and fixed seeds: the same question gets the same answer."""
+    z3.set_param("smt.random_seed", 7)
+    z3.set_param("sat.random_seed", 7)
+    # Ctrl-C is the command's (exit 130, silent): Z3 would otherwise catch it, print and answer unknown.
+    z3.set_param("ctrl_c", False)
     result = z3.Solver()
     result.set("timeout", timeout_ms)
     result.set("random_seed", 7)
-    z3.set_param("smt.random_seed", 7)
-    z3.set_param("sat.random_seed", 7)
     return result

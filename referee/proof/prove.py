@@ -115,7 +115,15 @@ def _answer(check: z3.Solver) -> str:
         return "unsat"
     if result == z3.sat:
         return "sat"
+    interrupted(check)
     return "unknown"
+
+
+def interrupted(check: z3.Solver) -> None:
+    """Z3 catches Ctrl-C itself and answers unknown ("canceled"): that is an interrupt, never an inconclusive proof."""
+    reason = check.reason_unknown().lower()
+    if "cancel" in reason or "interrupt" in reason:
+        raise KeyboardInterrupt
 
 
 @dataclass
