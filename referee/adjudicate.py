@@ -17,7 +17,7 @@ from referee import events as ev
 from referee.engine import PLAYING, Dispute, Engine, Penalty
 from referee.errors import InputError
 from referee.inputs import LogSource
-from referee.replay import Replay
+from referee.replay import Replay, read_problem
 from referee.verdicts import Diagnostic
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
@@ -240,7 +240,7 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
     try:
         verdict = replay.run(stream)
     except OSError as error:
-        result["input_error"] = f"{source.display}: error: cannot read: {error.strerror or error}"
+        result["input_error"] = f"{source.display}: error: cannot read: {read_problem(source, error)}"
         return result
     finally:
         if source.path is not None:

@@ -181,6 +181,12 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
     spec = rules.spec
     if not spec.min_players <= players <= spec.max_players:
         raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+    negative = [kind.name for kind in spec.kinds if kind.points is not None and kind.points < 0]
+    if negative:
+        raise errors.InputError(
+            f"spec {spec.name} gives negative points ({', '.join(negative)}): its scores cannot be written in a log",
+            errors.Position(errors.escape(str(spec_path))),
+        )
     if games > 1 and out_dir is None:
         raise click.UsageError(f"{games} games need --out DIR (one file per game); standard output takes one game")
     spec_line = None
@@ -354,7 +360,12 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
 @click.option("--invariant", "invariant_id", help="Prove only this invariant (see specs/invariants.yml).")
 @click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
 @_format_option
-@click.option("--junit", "junit_path", type=click.Path(dir_okay=False, path_type=Path), help="Also write a JUnit XML report here (for CI).")
+@click.option(
+    "--junit",
+    "junit_path",
+    type=click.Path(path_type=Path),
+    help="Also write a JUnit XML report here (for CI): a new file or a regular file.",
+)
 @click.option(
     "--timeout",
     "timeout_ms",
@@ -471,35 +482,28 @@ def _interrupted(signum: int, frame: object) -> None:
     _quiet_exit(errors.EXIT_INTERRUPTED)
 
 
-def run() -> None:
-    """Entry point with the exit-code policy of robustness.md; never returns."""
-    import signal
-
-    signal.signal(signal.SIGINT, _interrupted)
+def execute(arguments: list[str]) -> int:
+    """Run one command line and return its exit code (errors printed, never raised): the CLI as a function."""
     try:
-        main.main(standalone_mode=False)
-        code = errors.EXIT_CLEAN
+        main.main(args=arguments, prog_name="referee", standalone_mode=False)
+        return errors.EXIT_CLEAN
     except click.exceptions.Abort:
-        code = errors.EXIT_INTERRUPTED
+        return errors.EXIT_INTERRUPTED
     except click.ClickException as error:
         _usage_error(error)
-        code = errors.EXIT_INPUT
+        return errors.EXIT_INPUT
     except RefereeError as error:
         click.echo(error.render(), err=True)
-        code = error.exit_code
+        return error.exit_code
     except KeyboardInterrupt:
-        _quiet_exit(errors.EXIT_INTERRUPTED)
-        return
+        return errors.EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (``| head``): end quietly, as a program killed by SIGPIPE would.
-        _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
-        return
+        return errors.EXIT_CLOSED_OUTPUT
     except SystemExit as stop:
-        from click.utils import PacifyFlushWrapper
-
-        if type(sys.stdout) is PacifyFlushWrapper:  # click met EPIPE on standard output and exits 1: we say 141
-            _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
-        code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else errors.EXIT_INPUT)
+        if type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):  # click met EPIPE on standard output and exits 1: we say 141
+            return errors.EXIT_CLOSED_OUTPUT
+        return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else errors.EXIT_INPUT)
     except Exception as error:  # noqa: BLE001 - the one place bugs are caught
         if _DEBUG:
             raise
@@ -507,5 +511,15 @@ def run() -> None:
             f"referee: internal error: {error.__class__.__name__}: {errors.escape(str(error))} (rerun with --debug for the traceback)",
             err=True,
         )
-        code = errors.EXIT_INTERNAL
+        return errors.EXIT_INTERNAL
+
+
+def run() -> None:
+    """Entry point with the exit-code policy of robustness.md; never returns."""
+    import signal
+
+    signal.signal(signal.SIGINT, _interrupted)
+    code = execute(sys.argv[1:])
+    if code in (errors.EXIT_INTERRUPTED, errors.EXIT_CLOSED_OUTPUT):
+        _quiet_exit(code)
     _finish(code)

@@ -132,12 +132,20 @@ def compile_spec(spec: Spec) -> Rules:
     )
 
 
-_CACHE: dict[str, Rules] = {}
+_CACHE: dict[tuple[str, int, int], Rules] = {}
 
 
 def load_rules(path: Path) -> Rules:
-    """Load and compile a spec file, once per process per path."""
-    key = str(path.resolve())
+    """Load and compile a spec file, once per process per version of the file (path, size, modification time).
+
+    A spec that ``extends`` another is keyed by its own file only: within one
+    process, a base spec edited while a house spec stays unchanged is not seen.
+    """
+    try:
+        info = path.stat()
+        key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
+    except OSError:
+        return compile_spec(load_spec(path))  # load_spec reports why the file cannot be read
     rules = _CACHE.get(key)
     if rules is None:
         rules = compile_spec(load_spec(path))

@@ -89,6 +89,9 @@ class ReportedError(RefereeError):
         return self.text
 
 
+MAX_LISTED = 100
+
+
 class SpecError(RefereeError):
     """A rule spec that is not valid; carries every problem found, each with its position."""
 
@@ -98,7 +101,12 @@ class SpecError(RefereeError):
         self.problems = problems
 
     def render(self) -> str:
-        return "\n".join(f"{position}: error: {escape(message)}" for position, message in self.problems)
+        """One line per problem, at most ``MAX_LISTED``; then one line saying that there are more."""
+        shown = self.problems[:MAX_LISTED]
+        lines = [f"{position}: error: {escape(message)}" for position, message in shown]
+        if len(self.problems) > MAX_LISTED:
+            lines.append(f"{self.problems[0][0].path}: error: and more problems not listed (only the first {MAX_LISTED} are shown)")
+        return "\n".join(lines)
 
 
 class ProofInconclusive(RefereeError):

@@ -19,7 +19,7 @@ from referee.errors import InputError, Position, ReportedError, UsageError
 from referee.inputs import LogSource
 from referee.log_reader import LogReader
 from referee.log_writer import format_event
-from referee.replay import Replay
+from referee.replay import Replay, read_problem
 from referee.spec_model import Rule, ruling_text
 from referee.verdicts import Diagnostic
 
@@ -224,7 +224,7 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     try:
         verdict = replay.run(stream)
     except OSError as error:
-        raise InputError(f"cannot read: {error.strerror or error}", Position(source.display)) from None
+        raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
     finally:
         if source.path is not None:
             stream.close()

@@ -179,6 +179,9 @@ class LogReader:
     def parse_event_line(self, line: int, text: str) -> ev.Event | None:
         """One event line on its own (as if inside a round), for a hypothetical move; errors go to ``errors``."""
         self._state = _EVENTS
+        if _ODD_SPACE.search(text.replace("\t", " ")):
+            self._error(line, "tokens are separated by spaces or tabs only; no other white space or control character")
+            return None
         tokens = text.split()
         if not tokens:
             self._error(line, "empty")

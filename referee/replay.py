@@ -8,6 +8,7 @@ discarded.
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -175,10 +176,17 @@ def check_source(source: LogSource, spec_override: Path | None = None) -> FileVe
     try:
         return check_stream(stream, source.display, source.base_dir, spec_override)
     except OSError as error:
-        return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {error.strerror or error}")
+        return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:
         if source.path is not None:
             stream.close()
+
+
+def read_problem(source: LogSource, error: OSError) -> str:
+    """Why a log could not be read, in words (a closed standard input says so)."""
+    if source.path is None and error.errno == errno.EBADF:
+        return "standard input is closed"
+    return error.strerror or str(error)
 
 
 def check_path(path: Path, display_path: str | None = None, spec_override: Path | None = None) -> FileVerdict:

@@ -43,7 +43,8 @@ class Simulator:
         self.rules = rules
         self.target = target
         self.random = random.Random(seed)
-        self.names = tuple(self.random.sample(NAMES, players))
+        pool = NAMES + tuple(f"Player{number}" for number in range(len(NAMES) + 1, players + 1))
+        self.names = tuple(self.random.sample(pool, players))
         self.mode = mode
         self.spec_line = spec_line
         self.max_rounds = max_rounds

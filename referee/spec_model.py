@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from referee.cards import Card, Face, FaceClass, face_token
-from referee.errors import Position, SpecError
+from referee.errors import Position, SpecError, escape
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file, load_text
 
 FORMAT = "referee-spec/1"
@@ -235,6 +235,10 @@ class Spec:
         return self.options[name]
 
 
+# At most this many problems of a spec are collected and listed; the rest are counted only as "more".
+MAX_PROBLEMS = 100
+
+
 class _Reader:
     """Collects problems while reading nodes by a schema."""
 
@@ -243,6 +247,8 @@ class _Reader:
 
     def error(self, position: Position, message: str) -> None:
         self.problems.append((position, message))
+        if len(self.problems) > MAX_PROBLEMS:  # a hostile spec could have a million; keep memory and output bounded
+            raise SpecError(self.problems)
 
     def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str] | frozenset[str], what: str) -> None:
         for key, position in node.keys.items():
@@ -343,9 +349,13 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
     path = Path(name)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as error:  # a folder on the way that may not be searched
+        raise SpecError([(Position(escape(name)), f"cannot read spec: {error.strerror or error}")]) from None
+    if not found:
         known = ", ".join(shipped_spec_names())
-        raise SpecError([(Position(name), f"no spec '{name}': not a shipped spec ({known}) nor a file")])
+        raise SpecError([(Position(escape(name)), f"no spec '{escape(name)}': not a shipped spec ({known}) nor a file")])
     return path
 
 
@@ -564,9 +574,53 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     elif not problems:
         for message in catalogue.composition_problems(list(spec.deck)):
             problems.append((deck_node.position if deck_node else Position(path), message))
+    if not problems:
+        problems.extend(_playability_problems(spec, catalogue, tree, path))
     if problems:
         raise SpecError(problems)
     return spec
+
+
+# The log format writes numbers with at most six digits (``round``, ``target``, ``scores``).
+MAX_LOG_NUMBER = 999_999
+
+
+def _playability_problems(spec: Spec, catalogue: Catalogue, tree: Mapping, path: str) -> list[tuple[Position, str]]:
+    """A spec that loads must be playable, and whatever its games produce must fit the log format."""
+    problems: list[tuple[Position, str]] = []
+    table = tree.entries.get("table")
+    table_position = table.position if table is not None else Position(path)
+    needed = spec.max_players * spec.hand_size + 1
+    if needed > len(spec.deck):
+        problems.append(
+            (
+                table_position,
+                f"{spec.max_players} players with {spec.hand_size} cards each and a start card need {needed} cards; "
+                f"the deck has {len(spec.deck)} (lower max-players or hand-size)",
+            )
+        )
+    points: dict[str, int] = {}
+    for kind in spec.kinds:
+        for side in kind.sides:
+            for colour in (None,) if kind.face_class is FaceClass.WILD else spec.colours[side]:
+                for number in kind.numbers or (None,):
+                    value = kind.points if kind.points is not None else (number or 0)
+                    points[face_token(colour, kind.name, number)] = abs(value)
+    most = 0
+    for token in spec.deck:
+        card = catalogue.card(token)
+        if card is not None:
+            most += max(points.get(face.token, 0) for face in card.faces)
+    if most > MAX_LOG_NUMBER:
+        kinds = tree.entries.get("kinds")
+        problems.append(
+            (
+                kinds.position if kinds is not None else Position(path),
+                f"the points of the deck's cards add up to {most}, more than a log's score ({MAX_LOG_NUMBER}) can state: "
+                "lower the kinds' points",
+            )
+        )
+    return problems
 
 
 def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
