@@ -448,10 +448,10 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     title = reader.text(tree.entries.get("title"), "title") or name
 
     sources: dict[str, Source] = {}
-    source_node = reader.mapping(tree.entries.get("sources"), "sources")
+    source_node = reader.mapping(tree.entries.get("sources"), "sources", "{manual: {title: TITLE, publisher: PUBLISHER}}")
     if source_node:
         for key, node in source_node.entries.items():
-            entry = reader.mapping(node, f"source '{key}'")
+            entry = reader.mapping(node, f"source '{key}'", "{title: TITLE, publisher: PUBLISHER}")
             if entry:
                 reader.keys(entry, SOURCE_KEYS, {"title", "publisher"}, f"source '{key}'")
                 sources[key] = Source(
@@ -460,7 +460,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
                     reader.text(entry.entries.get("publisher"), "publisher") or "",
                 )
 
-    table = reader.mapping(tree.entries.get("table"), "table")
+    table = reader.mapping(tree.entries.get("table"), "table", "{min-players: 2, max-players: 10, hand-size: 7, start-side: light}")
     min_players = max_players = hand_size = 0
     start_side = 0
     if table:
@@ -476,12 +476,12 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         start_side = SIDE_NAMES.index(side_name) if side_name in SIDE_NAMES else 0
 
     colours: list[tuple[str, ...]] = [(), ()]
-    sides = reader.mapping(tree.entries.get("sides"), "sides")
+    sides = reader.mapping(tree.entries.get("sides"), "sides", "{light: {colours: [red, ...]}, dark: {colours: [pink, ...]}}")
     if sides:
         reader.keys(sides, set(SIDE_NAMES), set(SIDE_NAMES), "sides")
         seen_colours: set[str] = set()
         for index, side_name in enumerate(SIDE_NAMES):
-            side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'")
+            side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'", "{colours: [red, yellow, ...]}")
             if not side:
                 continue
             reader.keys(side, {"colours"}, {"colours"}, f"side '{side_name}'")
@@ -499,7 +499,9 @@ def build_spec(tree: Mapping, path: str) -> Spec:
             colours[index] = tuple(names)
 
     matching = Matching(True, True, True, True)
-    matching_node = reader.mapping(tree.entries.get("matching"), "matching")
+    matching_node = reader.mapping(
+        tree.entries.get("matching"), "matching", "{same-colour: true, same-number: true, same-action-kind: true, wild-always: true}"
+    )
     if matching_node:
         reader.keys(matching_node, set(MATCHING_KEYS), set(MATCHING_KEYS), "matching")
         values = [reader.flag(matching_node.entries.get(key), key) for key in MATCHING_KEYS]
@@ -624,7 +626,7 @@ def _playability_problems(spec: Spec, catalogue: Catalogue, tree: Mapping, path:
 
 
 def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
-    kinds_node = reader.mapping(node, "kinds")
+    kinds_node = reader.mapping(node, "kinds", "{number: {class: number, ...}, ...}")
     if not kinds_node:
         return ()
     kinds = []
@@ -633,7 +635,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
         what = f"kind '{name}'"
         if not _NAME.fullmatch(name):
             reader.error(kinds_node.keys[name], f"{what}: a kind is a lower-case name")
-        entry = reader.mapping(kind_node, what)
+        entry = reader.mapping(kind_node, what, "{class: number, sides: [light, dark], copies: 2, points: 20, rule: RULE-ID, ...}")
         if not entry:
             continue
         reader.keys(entry, allowed, {"class", "sides", "copies", "points", "rule", "start-rule", "at-start"}, what)
@@ -652,7 +654,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             else:
                 sides.append(SIDE_NAMES.index(side))
         numbers: tuple[int, ...] = ()
-        numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers")
+        numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers", "{from: 1, to: 9}")
         if numbers_node:
             reader.keys(numbers_node, NUMBERS_KEYS, NUMBERS_KEYS, "numbers")
             low = reader.number(numbers_node.entries.get("from"), "from")
@@ -754,7 +756,7 @@ def _replace(spec: Spec, **changes: object) -> Spec:
 def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -> tuple[dict[str, object], dict[str, str]]:
     options: dict[str, object] = {}
     option_rules: dict[str, str] = {}
-    options_node = reader.mapping(node, "options")
+    options_node = reader.mapping(node, "options", "{target: {value: 500, rule: game.end}, ...}")
     if not options_node:
         reader.error(node.position if node else Position("?"), "the spec needs its options")
         return options, option_rules
@@ -809,7 +811,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
     rules = []
     seen: dict[str, Position] = {}
     for item in reader.sequence(node, "rules"):
-        entry = reader.mapping(item, "a rule")
+        entry = reader.mapping(item, "a rule", "{id: RULE-ID, summary: ..., source: {key: KEY, section: ...}, checks: []}")
         if not entry:
             continue
         reader.keys(entry, RULE_KEYS, {"id", "summary", "source", "checks"}, "a rule")
@@ -820,7 +822,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
             reader.error(entry.position, f"rule id '{rule_id}' is defined twice (first at line {seen[rule_id].line})")
         seen[rule_id] = entry.position
         citation = Citation("", "")
-        source = reader.mapping(entry.entries.get("source"), "source")
+        source = reader.mapping(entry.entries.get("source"), "source", "{key: SOURCE-KEY, section: SECTION}")
         if source:
             reader.keys(source, CITATION_KEYS, CITATION_KEYS, "a rule's source")
             key = reader.text(source.entries.get("key"), "key") or ""

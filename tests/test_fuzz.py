@@ -242,3 +242,45 @@ def test_fuzz_command_lines_long(tmp_path: Path, capsys: pytest.CaptureFixture[s
     finally:
         os.chdir(old)
     assert RUNS["command lines"] - before >= 50  # the budget really ran
+
+
+# -- signals: Ctrl-C at a random moment of a random long command is exit 130 and silence
+
+
+def _interrupt(command: list[str], delay: float, folder: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen([sys.executable, "-m", "referee", *command], cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(delay)
+    if process.poll() is not None:  # finished before the signal came: nothing to judge
+        process.communicate()
+        return
+    process.send_signal(signal.SIGINT)
+    _, error = process.communicate(timeout=120)
+    assert process.returncode == 130, (command, delay, process.returncode, error)
+    assert error == b"", (command, delay, error)
+
+
+_LONG_COMMANDS = [
+    ["check", str(SCENARIOS)],
+    ["adjudicate", str(SCENARIOS / "games")],
+    ["prove", "--spec", "uno-flip", "--spec", "house-stacking"],
+    ["simulate", "--players", "8", "--games", "30", "--out", "sim"],
+    ["explain", str(SCENARIOS / "games" / "game-full-7p.log") + ":290"],
+]
+
+
+@pytest.mark.parametrize("command", _LONG_COMMANDS, ids=lambda c: c[0])
+def test_ctrl_c_during_each_long_command(command: list[str], tmp_path: Path) -> None:
+    for delay in (0.3, 0.6):
+        _interrupt(command, delay, tmp_path)
+
+
+@pytest.mark.slow
+def test_fuzz_signals_long(tmp_path: Path) -> None:
+    chooser = random.Random(2026)
+    for _ in range(60):
+        _interrupt(chooser.choice(_LONG_COMMANDS), chooser.uniform(0.05, 2.5), tmp_path)

@@ -207,3 +207,26 @@ def test_citations_name_no_file_outside_the_package() -> None:
         assert "(" in rule["source"]  # a title and its publisher
         if rule["ruling"] is not None:
             assert rule["ruling"]["text"], rule["id"]
+
+
+def test_simulate_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    args = [sys.executable, "-m", "referee", "simulate", "--players", "3", "--games", "3", "--out"]
+    process = subprocess.Popen([*args, str(tmp_path / "tty")], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 1024)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    process.communicate(timeout=60)
+    assert process.returncode == 0 and b"3/3 games written" in seen
+    piped = subprocess.run([*args, str(tmp_path / "pipe")], capture_output=True, timeout=60)
+    assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.startswith(b"wrote 3 games to ")
