@@ -14,7 +14,7 @@ import z3
 from referee import events as ev
 from referee.compiler import Rules, load_rules
 from referee.engine import PLAYING, Engine
-from referee.proof.model import NONE, Model, State
+from referee.proof.model import NONE, UNTIL_COLOUR, Model, State
 from referee.simulate import Simulator
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -54,6 +54,8 @@ def _snapshot(engine: Engine, model: Model, card: Any) -> Snapshot:
         "drew": state.drew,
         "window": state.uno_player if state.uno_player is not None else NONE,
         "called": state.uno_called,
+        "owed_seat": _OWED[0][0],
+        "owed": _OWED[0][1],
     }
     return Snapshot(values, list(state.penalties), values["card"], state.draw_pile_size())
 
@@ -73,6 +75,8 @@ def _state(values: dict[str, Any], n: int) -> State:
         drew=z3.BoolVal(values["drew"]),
         window=z3.IntVal(values["window"]),
         called=z3.BoolVal(values["called"]),
+        owed_seat=z3.IntVal(values["owed_seat"]),
+        owed=z3.IntVal(values["owed"]),
     )
 
 
@@ -159,12 +163,34 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
 
 _CARD: list[Any] = [None]  # the one arbitrary card followed in this game
 _PLAYED: list[Any] = [None]  # the physical card the last play took from a hand
+_OWED: list[tuple[int, int]] = [(NONE, 0)]  # the penalty the last play or start card gave: (seat, cards), the model's owed_*
+
+
+def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
+    """The penalty the last play added, in the model's terms (a stacked play counts only its own cards)."""
+    after = engine.state.penalties
+    new = [p for p in after if not any(p is q for q in before)]
+    if not new:
+        return NONE, 0
+    penalty = new[-1]
+    if penalty.until_colour is not None:
+        return penalty.player, UNTIL_COLOUR
+    replaced = [q for q in before if not any(q is p for p in after)]
+    return penalty.player, penalty.count - sum(q.count for q in replaced)
+
+
+def _start_penalty(engine: Engine) -> tuple[int, int]:
+    penalties = engine.state.penalties
+    if not penalties:
+        return NONE, 0
+    return penalties[0].player, UNTIL_COLOUR if penalties[0].until_colour is not None else penalties[0].count
 
 
 def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[str]]:
     model = Model(rules, players, len(rules.deck))
     singles = [card for card, count in rules.deck_counts.items() if count == 1]
     _CARD[0] = singles[seed % len(singles)]
+    _OWED[0] = (NONE, 0)
     simulator = Simulator(rules, players, seed, mode, max_rounds=2)
     checked = 0
     problems: list[str] = []
@@ -182,14 +208,22 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
         snapshot = holder.get("snapshot")
         state = engine.state
         if isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+            _OWED[0] = _start_penalty(engine)
             start = _state(_snapshot(engine, model, _CARD[0]).values, players)
-            if not z3.is_true(z3.simplify(model.deal(start))):
+            deal = z3.Solver()  # the start card's colour is existential: any face of its behaviour
+            deal.add(model.deal(start, z3.IntVal(state.dealer)))
+            if deal.check() != z3.sat:
                 problems.append(f"line {event.line}: the deal relation rejects the engine's state after {type(event).__name__}")
+            wrong = z3.Solver()  # one card too many in the draw pile: no deal
+            wrong.add(model.deal(_state(_perturb(_snapshot(engine, model, _CARD[0]).values, players, 0), players), z3.IntVal(state.dealer)))
+            if wrong.check() != z3.unsat:
+                problems.append(f"line {event.line}: the deal relation accepts a perturbed state")
             checked += 1
             return
         if snapshot is None or isinstance(event, ev.Round | ev.Dealer | ev.Hand | ev.Shuffle | ev.Start):
             return
         if isinstance(event, ev.Play):
+            _OWED[0] = _given_penalty(snapshot.penalties, engine)
             played_hand = holder["hand"]
             now = state.hands[state.seat[event.player]]
             gone = [card for card, count in played_hand.items() if now.get(card, 0) < count]

@@ -25,6 +25,7 @@ import z3
 from referee.compiler import FaceRules, Rules
 
 NONE = -1
+UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour
 
 
 @dataclass
@@ -44,6 +45,8 @@ class State:
     drew: Any
     window: Any
     called: Any
+    owed_seat: Any  # who owes the penalty the last play (or the start card) gave; NONE for none
+    owed: Any  # how many cards: a number, UNTIL_COLOUR for draw-until-colour, 0 for none
 
     @staticmethod
     def make(n: int, tag: str) -> State:
@@ -61,6 +64,8 @@ class State:
             drew=z3.Bool(f"drew_{tag}"),
             window=z3.Int(f"window_{tag}"),
             called=z3.Bool(f"called_{tag}"),
+            owed_seat=z3.Int(f"owed_seat_{tag}"),
+            owed=z3.Int(f"owed_{tag}"),
         )
 
     @property
@@ -106,6 +111,8 @@ class State:
             "pending": value(self.pending),
             "window": value(self.window),
             "called": value(self.called),
+            "owed_seat": value(self.owed_seat),
+            "owed": value(self.owed),
         }
 
 
@@ -186,7 +193,22 @@ class Model:
 
     def frame(self, pre: State, post: State, changed: set[str]) -> list[Any]:
         constraints = []
-        for name in ("draw", "discard", "card", "side", "turn", "direction", "colour", "pending", "drew", "window", "called"):
+        names = (
+            "draw",
+            "discard",
+            "card",
+            "side",
+            "turn",
+            "direction",
+            "colour",
+            "pending",
+            "drew",
+            "window",
+            "called",
+            "owed_seat",
+            "owed",
+        )
+        for name in names:
             if name not in changed:
                 constraints.append(getattr(post, name) == getattr(pre, name))
         if "hands" not in changed:
@@ -233,6 +255,7 @@ class Model:
         else:
             following = self.next_seat(seat, direction)
         constraints.append(post.turn == following)
+        constraints += self.owes(post, face_rules, self.next_seat(seat, direction))
         if face_rules.choose_colour:
             constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
         elif face_rules.flip:
@@ -246,6 +269,13 @@ class Model:
         else:
             constraints += [self.in_side(face_colour, pre.side), post.colour == face_colour, z3.Not(post.pending)]
         return z3.And(*constraints)
+
+    def owes(self, post: State, face_rules: FaceRules, victim: Any) -> list[Any]:
+        """The penalty a face gives: ``victim`` owes its cards (a count, or until a colour), or nobody owes anything."""
+        if not face_rules.gives_penalty:
+            return [post.owed_seat == NONE, post.owed == 0]
+        amount = UNTIL_COLOUR if face_rules.draw_until_colour else face_rules.draw
+        return [post.owed_seat == victim, post.owed == amount]
 
     def draw(
         self,
@@ -291,7 +321,8 @@ class Model:
                 z3.Not(z3.And(pre.drew, pre.turn == seat)),
             ]
         constraints += [post.window == NONE, z3.Not(post.called)]
-        constraints += self.frame(pre, post, {"hands", "draw", "discard", "card", "turn", "drew", "window", "called"})
+        changed = {"hands", "draw", "discard", "card", "turn", "drew", "window", "called", "owed_seat", "owed"}
+        constraints += self.frame(pre, post, changed)
         return z3.And(*constraints)
 
     def settle(self, pre: State, post: State, settled: Any, settled_turn: Any) -> list[Any]:
@@ -359,26 +390,95 @@ class Model:
         """The player whose UNO window is open says UNO."""
         return z3.And(pre.window == seat, post.called, *self.frame(pre, post, {"called"}))
 
-    def deal(self, state: State) -> Any:
-        """A state right after the deal and the card turned up (flips and wilds at the start included)."""
-        n = self.n
+    def deal(self, state: State, dealer: Any | None = None) -> Any:
+        """A state right after the deal and the card turned up: one case per start face, compiled from its ``at-start``."""
+        if dealer is None:
+            dealer = z3.Int(f"dealer_{id(state)}")
+        starts = [self.deal_for(state, face_rules, dealer) for face_rules in self.start_faces()]
+        return z3.And(self.dealt(state), self.seat(dealer), z3.Or(*starts) if starts else z3.BoolVal(False))
+
+    def start_faces(self) -> list[FaceRules]:
+        """One face of each behaviour on the side a round starts on."""
+        start = self.rules.spec.start_side
+        return [face_rules for face_rules in self.signatures if face_rules.face.side == start]
+
+    def dealt(self, state: State) -> Any:
+        """What every deal has: full hands, the rest in the draw pile, one card turned up, nothing drawn or called."""
         hand_size = self.rules.spec.hand_size
         deck = len(self.rules.deck)
-        start = self.rules.spec.start_side
         return z3.And(
             *[hand == hand_size for hand in state.hands],
-            state.draw == deck - n * hand_size - 1,
+            state.draw == deck - self.n * hand_size - 1,
             state.discard == 1,
-            z3.Or(state.side == start, state.side == 1 - start),
-            self.seat(state.turn),
-            z3.Or(state.direction == 1, state.direction == -1),
-            z3.Or(state.pending, self.in_side(state.colour, state.side)),
             z3.Not(state.drew),
             state.window == NONE,
             z3.Not(state.called),
             state.card >= 0,
-            state.card <= n + 1,
+            state.card <= self.n + 1,
             state.count_at(state.card) >= 1,
+        )
+
+    def deal_for(self, state: State, face_rules: FaceRules, dealer: Any) -> Any:
+        """The state after ``face_rules``'s face is turned up, by its start actions (rulings 4 to 10).
+
+        Any face of the same behaviour could be turned up, so a coloured face's
+        colour is any colour of its side. A face that goes back to the draw pile
+        is never the start card: its case is empty.
+        """
+        at_start = face_rules.at_start
+        if "return-to-draw-pile" in at_start:
+            return z3.BoolVal(False)
+        start = self.rules.spec.start_side
+        left = self.next_seat(dealer, 1)
+        face_colour = z3.Int(f"start_colour_{face_rules.face.token}_{id(state)}")
+        coloured = self.in_side(face_colour, start) if face_rules.face.colour is not None else face_colour == NONE
+        if "flip" in at_start:
+            # Everything turns at once; the uncovered face does nothing; a wild uncovered gets its colour named.
+            return z3.And(
+                state.side == 1 - start,
+                state.direction == 1,
+                state.turn == left,
+                z3.Or(z3.And(self.in_side(state.colour, state.side), z3.Not(state.pending)), z3.And(state.colour == NONE, state.pending)),
+                state.owed_seat == NONE,
+                state.owed == 0,
+            )
+        direction = -1 if "reverse" in at_start else 1
+        turn = dealer if "dealer-first" in at_start else left
+        constraints = [coloured]
+        if "choose-colour" in at_start:
+            constraints += [state.colour == NONE, state.pending]
+        else:
+            constraints += [state.colour == face_colour, z3.Not(state.pending)]
+        side: Any = start
+        owed_seat: Any = NONE
+        owed: Any = 0
+        if "apply-effects" in at_start:  # as if the dealer had played it
+            if face_rules.reverse:
+                direction = -direction
+            if face_rules.reverse:
+                following = dealer if self.n == 2 and self.rules.two_player_reverse_skips else self.next_seat(dealer, direction)
+            elif face_rules.skip_everyone:
+                following = dealer
+            elif face_rules.skip:
+                following = self.next_seat(dealer, direction, 1 + face_rules.skip)
+            else:
+                following = self.next_seat(dealer, direction)
+            if face_rules.flip:
+                side = 1 - start
+                constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start), z3.Not(state.pending)), state.colour == NONE)]
+            if face_rules.gives_penalty:
+                owed_seat = self.next_seat(dealer, direction)
+                owed = UNTIL_COLOUR if face_rules.draw_until_colour else face_rules.draw
+                following = owed_seat
+            if face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
+                turn = following
+        return z3.And(
+            *constraints,
+            state.side == side,
+            state.direction == direction,
+            state.turn == turn,
+            state.owed_seat == owed_seat,
+            state.owed == owed,
         )
 
     def step(self, pre: State, post: State, tag: str) -> Any:
