@@ -357,7 +357,7 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     metavar="NAME|FILE",
     help="A spec (shipped name or file); repeat for several. Default: every shipped spec.",
 )
-@click.option("--invariant", "invariant_id", help="Prove only this invariant (see specs/invariants.yml).")
+@click.option("--invariant", "invariant_id", metavar="ID", help="Prove only this invariant or claim (specs/invariants.yml, specs/claims/).")
 @click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
 @_format_option
 @click.option(
@@ -408,9 +408,6 @@ def prove(
     if junit_path is not None:
         check_output_path(junit_path)
     invariants = load_invariants()
-    if invariant_id is not None and invariant_id not in {i.id for i in invariants.invariants}:
-        known = ", ".join(i.id for i in invariants.invariants)
-        raise click.UsageError(f"no invariant '{errors.escape(invariant_id)}' (known: {known})")
     names = spec_paths or tuple(shipped_spec_names())
     paths = []
     for name in names:
@@ -422,6 +419,15 @@ def prove(
         spec = compiled.spec
         if players is not None and not spec.min_players <= players <= spec.max_players:
             raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+    if invariant_id is not None:
+        from referee.proof.claims import game_claims
+
+        known = [i.id for i in invariants.invariants]
+        claim_ids = {claim.id for compiled in loaded for claim in game_claims(compiled)}
+        if invariant_id not in known and invariant_id not in claim_ids:
+            raise click.UsageError(
+                f"no invariant or claim '{errors.escape(invariant_id)}' (invariants: {', '.join(known)}; claims: see specs/claims/)"
+            )
     results = []
     for name, path, compiled in zip(names, paths, loaded, strict=True):
         spec = compiled.spec
@@ -438,7 +444,7 @@ def prove(
         from referee.log_writer import write_output_file
 
         write_output_file(junit_path, render_junit(results))
-    statuses = {outcome.status for result in results for outcome in result["invariants"]}
+    statuses = {outcome.status for result in results for outcome in [*result["invariants"], *result["claims"]]}
     open_gaps = any(not gap["closed"] for result in results for gap in result["gaps"])
     if "refuted" in statuses or open_gaps:
         raise SystemExit(errors.EXIT_FINDINGS)

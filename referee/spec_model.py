@@ -230,6 +230,8 @@ class Spec:
     rules: tuple[Rule, ...]
     deck: tuple[str, ...]
     deck_official: bool = True
+    game: str = ""  # the spec at the root of the ``extends`` chain: its claims file is specs/claims/GAME.yml
+    claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
 
     def option(self, name: str) -> object:
         return self.options[name]
@@ -374,6 +376,7 @@ TOP_KEYS = frozenset(
         "rules",
         "deck",
         "deck-composition",
+        "claims",
     }
 )
 _MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options"})
@@ -400,7 +403,7 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
                     merged_entries[sub_key] = sub_node
                 merged_keys[sub_key] = node.keys[sub_key]
             entries[key] = Mapping(merged_entries, merged_keys, node.position)
-        elif key == "rules" and isinstance(old, Sequence) and isinstance(node, Sequence):
+        elif key in ("rules", "claims") and isinstance(old, Sequence) and isinstance(node, Sequence):
             by_id: dict[str, int] = {}
             items = list(old.items)
             for index, item in enumerate(items):
@@ -421,20 +424,24 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 
 def load_spec(path: Path) -> Spec:
     """Load, merge (``extends``) and validate a spec file."""
-    return build_spec(_merged_tree(path, 0), str(path))
+    tree, game = _merged_tree(path, 0)
+    spec = build_spec(tree, str(path))
+    return _replace(spec, game=game) if game else spec
 
 
-def _merged_tree(path: Path, depth: int) -> Mapping:
-    """A spec's node tree over the trees of the specs it extends, at most four deep."""
+def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str]:
+    """A spec's node tree over the trees of the specs it extends, at most four deep; and the name of the game at the root."""
     tree = load_file(path)
     extends = tree.entries.get("extends")
     if extends is None:
-        return tree
+        name = tree.entries.get("name")
+        return tree, name.value if isinstance(name, Scalar) else ""
     if depth >= 4:
         raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
     if not isinstance(extends, Scalar):
         raise SpecError([(extends.position, "'extends' must name a spec")])
-    return _merge(_merged_tree(resolve_spec(extends.value, path.parent), depth + 1), tree)
+    base, game = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
+    return _merge(base, tree), game
 
 
 def build_spec(tree: Mapping, path: str) -> Spec:
@@ -537,6 +544,10 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         if kind_name not in kind_names:
             reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'")
 
+    claims_node = tree.entries.get("claims")
+    if claims_node is not None and not isinstance(claims_node, Sequence):
+        reader.error(claims_node.position, "claims must be a list of claims (see docs/spec-language.md)")
+        claims_node = None
     deck_tokens: list[str] = []
     deck_node = tree.entries.get("deck")
     for node in reader.sequence(deck_node, "deck"):
@@ -562,6 +573,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         option_rules=option_rules,
         rules=rules,
         deck=tuple(token.lower() for token in deck_tokens),
+        game=name,
+        claims=claims_node,
     )
     catalogue = Catalogue(spec)
     problems: list[tuple[Position, str]] = []

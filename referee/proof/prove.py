@@ -65,6 +65,7 @@ class Outcome:
     counterexample: str | None = None
     detail: str = ""
     refuted_for: list[int] = field(default_factory=list)
+    source: str = ""  # for a claim: where the rulebook says it
 
 
 def load_invariants(path: Path | None = None) -> Invariants:
@@ -531,9 +532,16 @@ def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: E
 
 
 def find_counterexample(
-    rules: Rules, invariant_id: str, cards: int, spec_path: str, budget_seconds: float = 20.0, seeds: int = 400
+    rules: Rules,
+    invariant_id: str,
+    cards: int,
+    spec_path: str,
+    budget_seconds: float = 20.0,
+    seeds: int = 400,
+    watch: Any = None,
+    player_counts: tuple[int, ...] = (2, 3, 4),
 ) -> str | None:
-    """The shortest simulated game (full mode) found that reaches a state breaking the invariant, as a log."""
+    """The shortest simulated game (full mode) found that reaches a state breaking the invariant (or claim), as a log."""
     from referee import events as ev
     from referee.log_writer import format_event
     from referee.simulate import SimulationError, Simulator
@@ -541,20 +549,21 @@ def find_counterexample(
     best: list[ev.Event] | None = None
     reason = ""
     started = time.perf_counter()
+    counts = [n for n in player_counts if rules.spec.min_players <= n <= rules.spec.max_players] or [rules.spec.min_players]
     for seed in range(seeds):
         if time.perf_counter() - started > budget_seconds:
             break
-        watch = _Watch(invariant_id, cards)
-        simulator = Simulator(rules, 2 + seed % 3, seed, "full", max_rounds=3, on_step=watch.check)
-        simulator.before_step = watch.remember
+        current = watch(seed) if watch is not None else _Watch(invariant_id, cards)
+        simulator = Simulator(rules, counts[seed % len(counts)], seed, "full", max_rounds=3, on_step=current.check)
+        simulator.before_step = current.remember
         simulator.optional_header = False
         try:
             for _ in simulator.events():
-                if best is not None and len(watch.seen) >= len(best):
+                if best is not None and len(current.seen) >= len(best):
                     break
         except _Found:
-            if best is None or len(watch.seen) < len(best):
-                best, reason = list(watch.seen), watch.found[0]
+            if best is None or len(current.seen) < len(best):
+                best, reason = list(current.seen), current.found[0]
         except (SimulationError, IndexError, KeyError, ValueError, AssertionError):
             continue
         if best is not None and len(best) <= 8:
@@ -590,6 +599,114 @@ class _Watch:
             raise _Found
 
 
+# -- claims
+
+
+class _ClaimWatch:
+    """Follows one simulated game, stopping it at the first step that breaks the claim."""
+
+    def __init__(self, claim: Any, rules: Rules) -> None:
+        self.claim = claim
+        self.rules = rules
+        self.seen: list[Any] = []
+        self.previous: Any = None
+        self.found: list[str] = []
+
+    def remember(self, engine: Engine, event: Any) -> None:
+        from referee.proof.claims import before
+
+        self.previous = before(engine) if engine.state.players else None
+
+    def check(self, engine: Engine, event: Any) -> None:
+        from referee.proof.claims import violation
+
+        self.seen.append(event)
+        problem = violation(self.claim, self.rules, self.previous, engine, event)
+        if problem:
+            self.found.append(problem)
+            raise _Found
+
+
+def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int], str]:
+    """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
+    from referee.proof import claims as c
+
+    if claim.form in ("points", "matching", "deck") or (claim.form == "table" and "hand-size" not in claim.figures):
+        problem = {"points": c.points_problem, "matching": c.matching_problem, "deck": c.deck_problem, "table": c.table_problem}[
+            claim.form
+        ](claim, rules)
+        if problem:
+            return "refuted", list(players), problem
+        return "proved", [], "by enumeration of every case against the compiled rules"
+    if claim.form == "table":
+        problem = c.table_problem(claim, rules)
+        if problem:
+            return "refuted", list(players), problem
+        status, refuted = _for_each_count(players, lambda n: _answer(c.hand_size_question(claim, rules, n, timeout_ms)))
+        return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
+    counts = c.counts_for(claim, rules, players)
+    if not counts:
+        return "proved", [], "no player count of the spec's range is concerned"
+    if not c.faces_of(rules, claim.figures["kind"]):
+        return "refuted", list(counts), f"the spec has no face of kind {claim.figures['kind']}"
+    if claim.form == "start" and not claim.figures["returned"]:
+        never = [n for n in counts if c.start_possible(claim, rules, n, timeout_ms) == "unsat"]
+        if never:
+            return "refuted", never, f"a {claim.figures['kind']} turned up never starts a round"
+    question = c.play_question if claim.form == "play" else c.start_question
+    status, refuted = _for_each_count(counts, lambda n: _first_sat(question(claim, rules, n, timeout_ms)))
+    return status, refuted, ""
+
+
+def _first_sat(questions: list[z3.Solver]) -> str:
+    answers = [_answer(check) for check in questions]
+    return "sat" if "sat" in answers else "unknown" if "unknown" in answers else "unsat"
+
+
+def prove_claims(
+    rules: Rules, spec_path: str, players: tuple[int, ...], timeout_ms: int, counterexamples: bool = True, only: str | None = None
+) -> list[Outcome]:
+    """Every claim in force for the spec (or the one named), asked of its compiled rules; a refuted one with a counterexample."""
+    from referee.proof.claims import game_claims
+
+    outcomes = []
+    for claim in game_claims(rules):
+        if not claim.applies(rules) or only not in (None, claim.id):
+            continue
+        started = time.perf_counter()
+        try:
+            status, refuted_for, detail = _claim_answer(claim, rules, players, timeout_ms)
+        except z3.Z3Exception as error:
+            status, refuted_for, detail = "unknown", [], f"solver error: {error}"
+        outcome = Outcome(claim.id, status, list(players), time.perf_counter() - started, detail=detail, refuted_for=refuted_for)
+        outcome.source = claim.source
+        if status == "refuted" and counterexamples:
+            outcome.counterexample = _claim_counterexample(claim, rules, spec_path, refuted_for)
+            if outcome.counterexample is None:
+                outcome.detail = (detail + "; " if detail else "") + "no concrete game reaching it was found within the search budget"
+        outcomes.append(outcome)
+    return outcomes
+
+
+def _claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for: list[int]) -> str | None:
+    """A game log showing the claim broken: a simulated game, or for the player range the table the spec turns away."""
+    if claim.form == "table" and "hand-size" not in claim.figures:
+        spec = rules.spec
+        wanted = claim.figures.get("min-players", 2) if spec.min_players > claim.figures.get("min-players", 2) else None
+        if wanted is None and spec.max_players < claim.figures.get("max-players", spec.max_players):
+            wanted = claim.figures["max-players"]
+        if wanted is None:
+            return None
+        names = " ".join(f"Player{index + 1}" for index in range(wanted))
+        return (
+            f"# counterexample to {claim.id}: the rulebook allows {wanted} players; the spec turns the table away\n"
+            f"# replay: referee check --spec {spec_path} THIS-LOG  (bad-setup at line 3)\n"
+            f"players {names}\nround 1\ndealer Player1\n"
+        )
+    counts = tuple(n for n in refuted_for if 2 <= n <= 6) or (2, 3, 4)
+    return find_counterexample(rules, claim.id, 0, spec_path, watch=lambda seed: _ClaimWatch(claim, rules), player_counts=counts)
+
+
 # -- the whole run
 
 
@@ -623,9 +740,13 @@ def prove_spec(
             if outcome.counterexample is None:
                 outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
         outcomes.append(outcome)
+    claim_outcomes = []
+    if only is None or only not in _CHECKERS:
+        claim_outcomes = prove_claims(rules, str(spec_path), players, timeout_ms, counterexamples, only)
     return {
         "spec": str(spec_path),
         "name": rules.spec.name,
         "invariants": outcomes,
+        "claims": claim_outcomes,
         "gaps": gaps(rules, invariants.gaps, timeout_ms) if only is None else [],
     }

@@ -13,16 +13,23 @@ def _players(players: list[int]) -> str:
 
 def render_text(result: dict[str, Any]) -> list[str]:
     lines = [f"{result['spec']} ({result['name']})"]
-    for outcome in result["invariants"]:
-        extra = ""
-        if outcome.status == "refuted":
-            extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
-        lines.append(f"  {outcome.id:<22} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
-        if outcome.detail:
-            lines.append(f"    {outcome.detail}")
-        if outcome.counterexample:
-            lines.append("    counterexample:")
-            lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+    for heading, outcomes in (("invariants", result["invariants"]), ("claims", result.get("claims", []))):
+        if outcomes:
+            lines.append(f" {heading}:")
+        for outcome in outcomes:
+            extra = ""
+            if outcome.status == "refuted":
+                extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
+            lines.append(f"  {outcome.id:<28} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
+            if outcome.detail and (outcome.status != "proved" or heading == "invariants"):
+                lines.append(f"    {outcome.detail}")
+            if outcome.status == "refuted" and outcome.source:
+                lines.append(f"    the rulebook: {outcome.source}")
+            if outcome.counterexample:
+                lines.append("    counterexample:")
+                lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+    if result["gaps"]:
+        lines.append(" gaps:")
     for gap in result["gaps"]:
         state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
         needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
@@ -47,6 +54,19 @@ def render_json(results: list[dict[str, Any]]) -> str:
                     }
                     for o in result["invariants"]
                 ],
+                "claims": [
+                    {
+                        "id": o.id,
+                        "status": o.status,
+                        "players": o.players,
+                        "seconds": round(o.seconds, 4),
+                        "counterexample": o.counterexample,
+                        "refuted_for": o.refuted_for,
+                        "detail": o.detail or None,
+                        "source": o.source,
+                    }
+                    for o in result.get("claims", [])
+                ],
                 "gaps": [
                     {
                         "id": g["id"],
@@ -68,7 +88,7 @@ def render_junit(results: list[dict[str, Any]]) -> str:
     cases = []
     failures = errors = 0
     for result in results:
-        for outcome in result["invariants"]:
+        for outcome in [*result["invariants"], *result.get("claims", [])]:
             body = ""
             if outcome.status == "refuted":
                 failures += 1

@@ -1,0 +1,573 @@
+"""Claims: what the rulebook says, as data, checked against the rules a spec compiles to.
+
+A claim states the rulebook's figure (a Skip makes the next player lose the
+turn; a Wild scores 40; each player gets 7 cards) and never reads it from the
+spec under test, so a spec that slips is refuted. The claims of a game live
+in ``specs/claims/GAME.yml``; a house spec restates, under its own
+``claims:``, any claim it means to change (same id), and a claim may apply
+only under an option's value (``if: {option: value}``): options are the
+declared variation points.
+
+Each claim form has a symbolic question and a concrete check:
+
+- ``play`` and ``start`` are asked of the Z3 transition relation and deal
+  compiled from the spec (``referee.proof.model``), for every player count;
+- ``points``, ``matching``, ``deck`` and ``table`` are finite: every face,
+  every pair of faces under every colour, every card of the deck, is
+  enumerated against the compiled rules the engine itself uses (a proof by
+  exhaustion); ``table.hand-size`` is asked of the deal relation.
+
+The concrete check (``violation``) judges one step of a real game in the
+engine; the counterexample search plays simulated games under the spec
+until a step breaks the claim, and that game is the counterexample log.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import z3
+
+from referee import events as ev
+from referee.cards import Face, FaceClass
+from referee.compiler import FaceRules, Rules
+from referee.engine import PLAYING, Engine
+from referee.errors import Position, SpecError
+from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
+from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
+
+FORMAT = "referee-claims/1"
+FORMS = ("play", "start", "points", "matching", "deck", "table")
+SIDES = ("light", "dark")
+PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour"})
+START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
+MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
+TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size"})
+DECK_KEYS = frozenset({"cards", "sides", "pairing"})
+CLAIM_KEYS = frozenset({"id", "statement", "source", "if", *FORMS})
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One statement of the rulebook: an id, what it says, where, and its form (one of ``FORMS``) with its figures."""
+
+    id: str
+    statement: str
+    source: str
+    form: str
+    figures: dict[str, Any]
+    condition: tuple[tuple[str, str], ...] = ()
+    position: Position = field(default_factory=lambda: Position("?"))
+
+    def applies(self, rules: Rules) -> bool:
+        """Whether the claim is in force under the spec's options (``if``)."""
+        return all(str(_option_text(rules.spec.options.get(name))) == value for name, value in self.condition)
+
+
+def _option_text(value: object) -> str:
+    return ", ".join(value) if isinstance(value, tuple) else str(value)
+
+
+# -- reading claims
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.problems: list[tuple[Position, str]] = []
+
+    def fail(self, position: Position, message: str) -> None:
+        self.problems.append((position, message))
+
+    def text(self, node: Node | None, what: str, where: Position) -> str:
+        if not isinstance(node, Scalar):
+            self.fail(node.position if node is not None else where, f"{what} must be a single value")
+            return ""
+        return node.value
+
+    def number(self, node: Node | None, what: str, where: Position, allow: tuple[str, ...] = ()) -> int | str:
+        value = self.text(node, what, where)
+        if value in allow:
+            return value
+        if not value.isascii() or not value.isdigit() or len(value) > 6:
+            self.fail(
+                node.position if node is not None else where, f"{what} must be a whole number{' or ' if allow else ''}{' or '.join(allow)}"
+            )
+            return 0
+        return int(value)
+
+    def choice(self, node: Node | None, what: str, where: Position, choices: tuple[str, ...], default: str | None = None) -> str:
+        if node is None and default is not None:
+            return default
+        value = self.text(node, what, where)
+        if value not in choices:
+            self.fail(node.position if node is not None else where, f"{what} is one of {', '.join(choices)}, not '{value}'")
+        return value
+
+    def keys(self, node: Mapping, allowed: frozenset[str] | set[str], required: set[str], what: str) -> None:
+        for key, position in node.keys.items():
+            if key not in allowed:
+                self.fail(position, f"unknown key '{key}' in {what}")
+        for key in sorted(required - set(node.entries)):
+            self.fail(node.position, f"{what} needs '{key}'")
+
+
+def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str, str]]) -> list[Claim]:
+    """Claims from a YAML list (a claims file's ``claims`` or a spec's ``claims``)."""
+    reader = _Reader(path)
+    claims: list[Claim] = []
+    for item in items.items if items is not None else ():
+        if not isinstance(item, Mapping):
+            reader.fail(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
+            continue
+        reader.keys(item, CLAIM_KEYS, {"id", "statement", "source"}, "a claim")
+        claim_id = reader.text(item.entries.get("id"), "id", item.position)
+        forms = [form for form in FORMS if form in item.entries]
+        if len(forms) != 1:
+            reader.fail(item.position, f"claim '{claim_id}' needs exactly one of {', '.join(FORMS)}")
+            continue
+        form = forms[0]
+        source_node = item.entries.get("source")
+        source = ""
+        if isinstance(source_node, Mapping):
+            key = reader.text(source_node.entries.get("key"), "key", source_node.position)
+            section = reader.text(source_node.entries.get("section"), "section", source_node.position)
+            title, publisher = sources.get(key, (key, ""))
+            if key not in sources:
+                reader.fail(source_node.position, f"claim '{claim_id}' cites unknown source '{key}'")
+            source = f"{title} ({publisher}), {section}"
+        else:
+            reader.fail(item.position, f"claim '{claim_id}' needs a source {{key: KEY, section: SECTION}}")
+        condition: list[tuple[str, str]] = []
+        condition_node = item.entries.get("if")
+        if condition_node is not None:
+            if isinstance(condition_node, Mapping):
+                for name, value in condition_node.entries.items():
+                    condition.append((name, reader.text(value, f"if {name}", condition_node.position)))
+            else:
+                reader.fail(condition_node.position, "if is a mapping {OPTION: VALUE}")
+        figures = _read_form(reader, form, item.entries[form])
+        claims.append(
+            Claim(
+                id=claim_id,
+                statement=reader.text(item.entries.get("statement"), "statement", item.position),
+                source=source,
+                form=form,
+                figures=figures,
+                condition=tuple(condition),
+                position=item.position,
+            )
+        )
+    if reader.problems:
+        raise SpecError(reader.problems)
+    return claims
+
+
+def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
+    if not isinstance(node, Mapping):
+        reader.fail(node.position, f"{form} is a mapping")
+        return {}
+    where = node.position
+    entries = node.entries
+    if form == "play":
+        reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
+        return {
+            "kind": reader.text(entries.get("kind"), "kind", where),
+            "players": reader.choice(entries.get("players"), "players", where, ("any", "2", "3+"), "any"),
+            "next": reader.number(entries.get("next"), "next", where),
+            "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
+            "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
+            "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+            "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
+        }
+    if form == "start":
+        reader.keys(node, START_KEYS, {"kind"}, "a start claim")
+        returned = reader.choice(entries.get("returned"), "returned", where, ("true", "false"), "false") == "true"
+        if returned:
+            return {"kind": reader.text(entries.get("kind"), "kind", where), "returned": True}
+        for key in ("to-act", "colour"):
+            if key not in entries:
+                reader.fail(where, f"a start claim needs '{key}' (or returned: true)")
+        return {
+            "kind": reader.text(entries.get("kind"), "kind", where),
+            "returned": False,
+            "to-act": reader.number(entries.get("to-act"), "to-act", where),
+            "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
+            "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
+            "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+            "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
+        }
+    if form == "points":
+        return {kind: reader.number(value, f"points of {kind}", where, ("face-value",)) for kind, value in entries.items()}
+    if form == "matching":
+        reader.keys(node, set(MATCHING_KEYS), set(MATCHING_KEYS), "a matching claim")
+        return {key: reader.choice(entries.get(key), key, where, ("true", "false")) == "true" for key in MATCHING_KEYS}
+    if form == "table":
+        reader.keys(node, TABLE_KEYS, set(), "a table claim")
+        return {key: reader.number(value, key, where) for key, value in entries.items()}
+    reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
+    figures: dict[str, Any] = {"cards": reader.number(entries.get("cards"), "cards", where)}
+    sides = entries.get("sides")
+    if isinstance(sides, Mapping):
+        figures["sides"] = {}
+        for side_name, side_node in sides.entries.items():
+            if side_name not in SIDES or not isinstance(side_node, Mapping):
+                reader.fail(sides.position, f"sides are light and dark, each a mapping, not '{side_name}'")
+                continue
+            figures["sides"][side_name] = _read_side(reader, side_node)
+    pairing = entries.get("pairing")
+    if isinstance(pairing, Sequence):
+        figures["pairing"] = Counter(reader.text(item, "a card", where).lower() for item in pairing.items)
+    return figures
+
+
+def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    """``{colours: [...], numbers: {from, to, copies}, KIND: copies per colour, WILD-KIND: copies in all}``."""
+    side: dict[str, Any] = {"kinds": {}}
+    for key, value in node.entries.items():
+        if key == "colours" and isinstance(value, Sequence):
+            side["colours"] = tuple(reader.text(item, "a colour", node.position) for item in value.items)
+        elif key == "numbers" and isinstance(value, Mapping):
+            side["numbers"] = tuple(reader.number(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
+        else:
+            side["kinds"][key] = reader.number(value, key, node.position)
+    return side
+
+
+def game_claims(rules: Rules) -> list[Claim]:
+    """The claims in force for a spec: its game's claims file, with the spec's own restated claims replacing them by id."""
+    spec = rules.spec
+    claims: dict[str, Claim] = {}
+    entry = resources.files("referee.specs").joinpath("claims", f"{spec.game}.yml")
+    if entry.is_file():
+        path = Path(str(entry))
+        tree = load_file(path)
+        format_node = tree.entries.get("format")
+        if not isinstance(format_node, Scalar) or format_node.value != FORMAT:
+            raise SpecError([(tree.position, f"a claims file starts with format: {FORMAT}")])
+        sources = _sources(tree.entries.get("sources"))
+        items = tree.entries.get("claims")
+        for claim in read_claims(items if isinstance(items, Sequence) else None, str(path), sources):
+            claims[claim.id] = claim
+    own = spec.claims
+    if own is not None:
+        sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
+        for claim in read_claims(own, spec.path, sources):
+            claims[claim.id] = claim
+    return list(claims.values())
+
+
+def _sources(node: Node | None) -> dict[str, tuple[str, str]]:
+    result: dict[str, tuple[str, str]] = {}
+    if isinstance(node, Mapping):
+        for key, value in node.entries.items():
+            if isinstance(value, Mapping):
+                title, publisher = value.entries.get("title"), value.entries.get("publisher")
+                result[key] = (
+                    title.value if isinstance(title, Scalar) else key,
+                    publisher.value if isinstance(publisher, Scalar) else "",
+                )
+    return result
+
+
+# -- the symbolic questions
+
+
+def faces_of(rules: Rules, kind: str) -> list[FaceRules]:
+    """One face of each behaviour among the faces of ``kind`` (the proofs need not tell two red Skips apart)."""
+    seen: dict[tuple[Any, ...], FaceRules] = {}
+    for face_rules in rules.faces.values():
+        if face_rules.face.kind == kind:
+            seen.setdefault(Model.behaviour(face_rules), face_rules)
+    return list(seen.values())
+
+
+def counts_for(claim: Claim, rules: Rules, players: tuple[int, ...]) -> tuple[int, ...]:
+    wanted = claim.figures.get("players", "any")
+    return tuple(n for n in players if wanted == "any" or (wanted == "2" and n == 2) or (wanted == "3+" and n >= 3))
+
+
+def _owes(state: State, model: Model, seat: Any, owes: int | str) -> Any:
+    if owes == 0:
+        return z3.And(state.owed_seat == NONE, state.owed == 0)
+    amount = UNTIL_COLOUR if owes == "until-colour" else owes
+    return z3.And(state.owed_seat == seat, state.owed == amount)
+
+
+def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
+    """For each face of the kind: is there a play of it whose outcome differs from the claim? (sat: refuted)"""
+    figures = claim.figures
+    model = Model(rules, n, len(rules.deck))
+    questions = []
+    for face_rules in faces_of(rules, figures["kind"]):
+        pre, post = State.make(n, "pre"), State.make(n, "post")
+        seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
+        moved = z3.Bool("moved")
+        step = model.play(pre, post, seat, face_rules, face_colour, chosen, uncovered, moved)
+        direction = pre.direction if figures["direction"] == "same" else -pre.direction
+        side = pre.side if figures["side"] == "same" else 1 - pre.side
+        expected = [
+            post.direction == direction,
+            post.side == side,
+            post.turn == model.next_seat(seat, direction, figures["next"]),
+            _owes(post, model, model.next_seat(seat, direction, 1), figures["owes"]),
+        ]
+        if figures["colour"] == "card":
+            expected += [post.colour == face_colour, z3.Not(post.pending)]
+        elif figures["colour"] == "chosen":
+            expected += [post.colour == chosen, z3.Not(post.pending)]
+        else:
+            expected += [z3.Or(post.pending, model.in_side(post.colour, post.side))]
+        check = solver(timeout_ms)
+        goes_on = post.hand(seat) >= 1  # the claims speak of a round that goes on (a last card ends it)
+        check.add(model.conservation(pre), model.turn_valid(pre), step, goes_on, z3.Not(z3.And(*expected)))
+        questions.append(check)
+    return questions
+
+
+def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
+    """For each face of the kind turned up at the start: can the deal differ from the claim? (sat: refuted)"""
+    figures = claim.figures
+    model = Model(rules, n, len(rules.deck))
+    questions = []
+    for face_rules in faces_of(rules, figures["kind"]):
+        if face_rules.face.side != rules.spec.start_side:
+            continue
+        state = State.make(n, "start")
+        dealer = z3.Int("dealer")
+        dealt = z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer))
+        check = solver(timeout_ms)
+        if figures["returned"]:
+            check.add(dealt)  # a card that goes back is never the start card: no deal has it on top
+            questions.append(check)
+            continue
+        direction = 1 if figures["direction"] == "same" else -1
+        side = rules.spec.start_side if figures["side"] == "same" else 1 - rules.spec.start_side
+        turn = (dealer + figures["to-act"]) % n
+        expected = [state.direction == direction, state.side == side, state.turn == turn, _owes(state, model, turn, figures["owes"])]
+        if figures["colour"] == "card":
+            expected += [model.in_side(state.colour, state.side), z3.Not(state.pending)]
+        elif figures["colour"] == "chosen":
+            expected += [state.colour == NONE, state.pending]
+        else:
+            expected += [z3.Or(state.pending, model.in_side(state.colour, state.side))]
+        check.add(dealt, z3.Not(z3.And(*expected)))
+        never = solver(timeout_ms)  # the claim speaks of this start card: it must be able to start a round
+        never.add(z3.Not(dealt))
+        questions.append(check)
+    return questions
+
+
+def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> str:
+    """'sat' when some face of the kind can start a round (a start claim that is not about a returned card needs one)."""
+    model = Model(rules, n, len(rules.deck))
+    options = []
+    for face_rules in faces_of(rules, claim.figures["kind"]):
+        if face_rules.face.side == rules.spec.start_side:
+            state, dealer = State.make(n, "start"), z3.Int("dealer")
+            options.append(z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer)))
+    check = solver(timeout_ms)
+    check.add(z3.Or(*options) if options else z3.BoolVal(False))
+    result = check.check()
+    return "sat" if result == z3.sat else "unsat" if result == z3.unsat else "unknown"
+
+
+def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z3.Solver:
+    model = Model(rules, n, len(rules.deck))
+    state = State.make(n, "start")
+    check = solver(timeout_ms)
+    check.add(model.deal(state), z3.Or(*[hand != claim.figures["hand-size"] for hand in state.hands]))
+    return check
+
+
+# -- the finite questions: every case enumerated against the compiled rules
+
+
+def points_problem(claim: Claim, rules: Rules) -> str | None:
+    kinds = {face_rules.face.kind for face_rules in rules.faces.values()}
+    for kind, figure in claim.figures.items():
+        if kind not in kinds:
+            return f"the spec has no face of kind {kind}"
+        for face_rules in rules.faces.values():
+            face = face_rules.face
+            if face.kind != kind:
+                continue
+            expected = face.number if figure == "face-value" else figure
+            if face_rules.points != expected:
+                return f"{face.token} scores {face_rules.points}, not {expected}"
+    return None
+
+
+def matching_problem(claim: Claim, rules: Rules) -> str | None:
+    """Every face against every top face of its side under every colour: does the engine's matching say what the claim says?"""
+    figures = claim.figures
+    engine = Engine(rules)
+    state = engine.state
+    for side in (0, 1):
+        faces = sorted({card.faces[side] for card in rules.deck}, key=lambda face: face.token)
+        for top in faces:
+            colours = [top.colour] if top.colour is not None else sorted(rules.side_colours[side])
+            for colour in colours:
+                state.discard_pile = [next(card for card in rules.deck if card.faces[side] == top)]
+                state.side = side
+                state.colour = colour
+                for face in faces:
+                    expected = _claimed_match(figures, face, top, colour)
+                    if engine.matches(face) != expected:
+                        verb = "may" if expected else "may not"
+                        return f"{face.token} {verb} be played on {top.token} (colour in play {colour}), but the spec says otherwise"
+    return None
+
+
+def _claimed_match(figures: dict[str, Any], face: Face, top: Face, colour: str) -> bool:
+    if face.face_class is FaceClass.WILD:
+        return bool(figures["wild-always"])
+    if figures["same-colour"] and face.colour == colour:
+        return True
+    if figures["same-number"] and face.number is not None and face.number == top.number:
+        return True
+    both_actions = face.face_class is FaceClass.ACTION and top.face_class is FaceClass.ACTION
+    return bool(figures["same-action-kind"] and both_actions and face.kind == top.kind)
+
+
+def deck_problem(claim: Claim, rules: Rules) -> str | None:
+    figures = claim.figures
+    if len(rules.deck) != figures["cards"]:
+        return f"the deck has {len(rules.deck)} cards, not {figures['cards']}"
+    for side_name, side in figures.get("sides", {}).items():
+        index = SIDES.index(side_name)
+        expected: Counter[str] = Counter()
+        colours = side.get("colours", ())
+        if "numbers" in side:
+            low, high, copies = side["numbers"]
+            for colour in colours:
+                for number in range(low, high + 1):
+                    expected[f"{colour}-{number}"] = copies
+        for kind, copies in side["kinds"].items():
+            wild = kind.startswith("wild")
+            for colour in (None,) if wild else colours:
+                expected[kind if colour is None else f"{colour}-{kind}"] = copies
+        actual = Counter(card.faces[index].token for card in rules.deck)
+        if actual != expected:
+            wrong = sorted(set(actual) ^ set(expected) | {t for t in actual if actual[t] != expected.get(t)})
+            token = wrong[0]
+            return f"the {side_name} side has {actual.get(token, 0)} x {token}, not {expected.get(token, 0)}"
+    pairing = figures.get("pairing")
+    if pairing is not None:
+        actual_cards = Counter(card.token for card in rules.deck)
+        if actual_cards != pairing:
+            missing = sorted((pairing - actual_cards).elements())
+            extra = sorted((actual_cards - pairing).elements())
+            return f"the deck pairs its faces differently: {', '.join(extra[:2])} instead of {', '.join(missing[:2])}"
+    return None
+
+
+def table_problem(claim: Claim, rules: Rules) -> str | None:
+    spec = rules.spec
+    figures = claim.figures
+    if "min-players" in figures and spec.min_players != figures["min-players"]:
+        return f"the spec is for at least {spec.min_players} players, not {figures['min-players']}"
+    if "max-players" in figures and spec.max_players != figures["max-players"]:
+        return f"the spec is for at most {spec.max_players} players, not {figures['max-players']}"
+    return None
+
+
+# -- the concrete check: one step of a real game
+
+
+@dataclass
+class Before:
+    """What a step is judged against: the state just before it."""
+
+    turn: int
+    direction: int
+    side: int
+    colour: str | None
+    penalties: list[Any]
+
+
+def before(engine: Engine) -> Before:
+    state = engine.state
+    return Before(state.turn, state.direction, state.side, state.colour, list(state.penalties))
+
+
+def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    """Whether this step of a game (from ``previous`` by ``event``) breaks the claim; the reason, or None."""
+    state = engine.state
+    if not state.players or not claim.applies(rules):
+        return None
+    n = len(state.players)
+    figures = claim.figures
+    if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+        size = figures.get("hand-size")
+        if size is not None and any(hand != size for hand in state.hand_sizes):
+            return f"hands of {sorted(set(state.hand_sizes))} cards were dealt, not {size}"
+    if claim.form == "deck" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+        return deck_problem(claim, rules)
+    if claim.form == "points" and state.phase != PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
+        return points_problem(claim, rules)
+    if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+        top = state.discard_pile[0] if len(state.discard_pile) == 1 else None
+        kind = top.faces[rules.spec.start_side].kind if top is not None else None
+        if kind != figures["kind"]:
+            return None
+        if figures["returned"]:
+            return f"a {kind} stayed turned up at the start"
+        dealer = state.dealer
+        expected_turn = (dealer + figures["to-act"]) % n
+        return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card")
+    if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase == PLAYING:
+        if _played_kind(rules, event.card, previous.side) != figures["kind"]:
+            return None
+        if figures["players"] == "2" and n != 2 or figures["players"] == "3+" and n < 3:
+            return None
+        seat = state.seat[event.player]
+        direction = previous.direction if figures["direction"] == "same" else -previous.direction
+        expected_turn = (seat + direction * figures["next"]) % n
+        if any(p.player == seat for p in previous.penalties):  # a stacked play: the claim speaks of a plain play
+            return None
+        return _compare(figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}")
+    return None
+
+
+def _played_kind(rules: Rules, token: str, side: int) -> str | None:
+    token = token.lower()
+    if "/" in token:
+        card = rules.catalogue.card(token)
+        return card.faces[side].kind if card is not None else None
+    face = rules.catalogue.face(token, side)
+    return face.kind if face is not None else None
+
+
+def _compare(figures: dict[str, Any], state: Any, turn: int, direction_before: int, side_before: int, what: str) -> str | None:
+    direction = direction_before if figures["direction"] == "same" else -direction_before
+    side = side_before if figures["side"] == "same" else 1 - side_before
+    if state.side != side:
+        return f"after {what} the {SIDES[state.side]} side is in play, not the {SIDES[side]} side"
+    if state.direction != direction:
+        return f"after {what} play moves {'left' if state.direction == 1 else 'right'}"
+    if figures["owes"] == 0 and state.penalties:
+        return f"after {what} {state.players[state.penalties[-1].player]} owes a penalty"
+    if state.phase != PLAYING:  # the card ended the round: nobody moves next
+        return None
+    if state.turn != turn:
+        return f"after {what} it is {state.players[state.turn]}'s turn, not {state.players[turn]}'s"
+    owes = figures["owes"]
+    if owes != 0:
+        penalty = state.penalties[-1] if state.penalties else None
+        if penalty is None or penalty.player != turn:
+            return f"after {what} {state.players[turn]} owes nothing"
+        if owes == "until-colour" and penalty.until_colour is None:
+            return f"after {what} {state.players[turn]} owes {penalty.count} cards, not cards until the colour"
+        if owes != "until-colour" and penalty.count != owes:
+            return f"after {what} {state.players[turn]} owes {penalty.count} cards, not {owes}"
+    colour = figures["colour"]
+    if colour == "chosen" and state.choose_by is None and state.colour is None:
+        return f"after {what} nobody names the colour"
+    if colour == "card" and (state.colour is None or state.choose_by is not None):
+        return f"after {what} the colour in play is not the card's"
+    return None
