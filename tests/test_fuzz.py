@@ -187,7 +187,7 @@ def _command_lines(draw: st.DrawFn, files: list[str]) -> list[str]:
     pool = _OPTIONS + _ARGUMENTS + files + [f"{path}:8" for path in files[:2]]
     command += draw(st.lists(st.sampled_from(pool), max_size=6))
     if command[0] == "prove":  # keep each proof short
-        command += ["--players", "2", "--invariant", "deck.composition"]
+        command += ["--players", "2", "--invariant", "score.faces"]
     if command[0] == "simulate":
         command = [part for part in command if part not in ("--games", "--out")]
     return command

@@ -191,7 +191,7 @@ def test_junit_is_never_written_through_a_link_or_into_a_device(tmp_path: Path, 
         target = Path("/dev/full")
     else:
         target.mkdir()
-    result = referee("prove", "--spec", "uno-flip", "--players", "2", "--invariant", "deck.composition", "--junit", str(target))
+    result = referee("prove", "--spec", "uno-flip", "--players", "2", "--invariant", "score.faces", "--junit", str(target))
     assert result.returncode == 2, result.stderr
     assert result.stdout == b""  # refused before any work
     assert result.stderr.decode().startswith(f"{target}: error: cannot write")
@@ -206,7 +206,7 @@ def test_junit_is_never_written_through_a_link_or_into_a_device(tmp_path: Path, 
 
 def test_junit_to_a_new_file_is_written_0644(tmp_path: Path) -> None:
     target = tmp_path / "report.xml"
-    result = referee("prove", "--spec", "uno-flip", "--players", "2", "--invariant", "deck.composition", "--junit", str(target))
+    result = referee("prove", "--spec", "uno-flip", "--players", "2", "--invariant", "score.faces", "--junit", str(target))
     assert result.returncode == 0 and target.read_text().startswith("<?xml")
     umask = os.umask(0)
     os.umask(umask)

@@ -508,11 +508,36 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
             return f"hands of {sorted(set(state.hand_sizes))} cards were dealt, not {size}"
     if claim.form == "deck" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
         return deck_problem(claim, rules)
+    if claim.form == "matching" and state.phase == PLAYING and not state.penalties and state.choose_by is None:
+        top = state.top_face()
+        if top is not None and state.colour is not None:
+            for card in sorted(state.hands[state.turn], key=lambda card: card.token):
+                face = card.faces[state.side]
+                expected = _claimed_match(figures, face, top, state.colour)
+                if engine.matches(face) != expected:
+                    verb = "lets" if expected else "does not let"
+                    return (
+                        f"{state.players[state.turn]} holds {face.token}: the rulebook {verb} it be played on {top.token} "
+                        f"(colour in play {state.colour}), the spec says otherwise"
+                    )
     if claim.form == "points" and state.phase != PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
-        return points_problem(claim, rules)
+        result = state.last_result
+        if rules.own_hand_scoring or result.winner is None:
+            return None
+        total = 0
+        for hand in state.hands:
+            for card, count in hand.items():
+                face = card.faces[state.side]
+                figure = figures.get(face.kind)
+                if figure is not None:
+                    total += count * ((face.number or 0) if figure == "face-value" else int(figure))
+                else:
+                    total += count * rules.faces[face].points
+        if result.points != total:
+            return f"{result.winner} scored {result.points} for the round; the rulebook's values give {total}"
     if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
-        top = state.discard_pile[0] if len(state.discard_pile) == 1 else None
-        kind = top.faces[rules.spec.start_side].kind if top is not None else None
+        start_card = state.discard_pile[0] if len(state.discard_pile) == 1 else None
+        kind = start_card.faces[rules.spec.start_side].kind if start_card is not None else None
         if kind != figures["kind"]:
             return None
         if figures["returned"]:
@@ -570,4 +595,6 @@ def _compare(figures: dict[str, Any], state: Any, turn: int, direction_before: i
         return f"after {what} nobody names the colour"
     if colour == "card" and (state.colour is None or state.choose_by is not None):
         return f"after {what} the colour in play is not the card's"
+    if colour == "uncovered" and state.choose_by is None and state.colour is None:
+        return f"after {what} the uncovered card has no colour and nobody names one"
     return None

@@ -159,6 +159,7 @@ class Model:
             face_rules.draw_until_colour,
             face_rules.penalty_into_discard,
             face_rules.choose_colour,
+            tuple(sorted(face_rules.at_start)),
         )
 
     @staticmethod

@@ -34,6 +34,13 @@ def render_text(result: dict[str, Any]) -> list[str]:
         state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
         needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
         lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
+    outcomes = [*result["invariants"], *result.get("claims", [])]
+    counts = {status: sum(1 for o in outcomes if o.status == status) for status in ("proved", "refuted", "unknown")}
+    open_gaps = sum(1 for gap in result["gaps"] if not gap["closed"])
+    lines.append(
+        f" total: {counts['proved']} proved, {counts['refuted']} refuted, {counts['unknown']} unknown, "
+        f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.get('seconds', 0.0):.3f} s"
+    )
     return lines
 
 
@@ -42,6 +49,7 @@ def render_json(results: list[dict[str, Any]]) -> str:
         "specs": [
             {
                 "spec": result["spec"],
+                "seconds": round(result.get("seconds", 0.0), 4),
                 "invariants": [
                     {
                         "id": o.id,
