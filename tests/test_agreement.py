@@ -275,3 +275,54 @@ def test_engine_and_z3_agree_on_a_quick_sample() -> None:
 @pytest.mark.slow
 def test_engine_and_z3_agree_on_10000_transitions() -> None:
     assert _agree(sorted(SPECS.glob("*.yaml")), TARGET) >= TARGET
+
+
+VARIANTS = sorted((Path(__file__).resolve().parent / "broken_specs").glob("*.yaml"))
+VARIANTS += sorted((Path(__file__).resolve().parent / "harmless_specs").glob("*.yaml"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", VARIANTS, ids=lambda spec: spec.stem)
+def test_engine_and_z3_agree_on_every_variant(spec: Path) -> None:
+    """Broken or not, a spec compiles to one engine and one model: they must agree on its every branch and option."""
+    assert _agree([spec], 300) >= 300
+
+
+def _mutated(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Break one branch of the model on purpose."""
+    if name == "penalty amount":
+        real = Model.owes
+
+        def owes(self: Model, post: State, face_rules: Any, victim: Any) -> list[Any]:
+            found = real(self, post, face_rules, victim)
+            return [*found[:1], post.owed == (face_rules.draw + 1)] if face_rules.gives_penalty and face_rules.draw else found
+
+        monkeypatch.setattr(Model, "owes", owes)
+    elif name == "dealer first":
+        real_deal = Model.deal_for
+
+        def deal_for(self: Model, state: State, face_rules: Any, dealer: Any) -> Any:
+            from dataclasses import replace
+
+            return real_deal(self, state, replace(face_rules, at_start=face_rules.at_start - {"dealer-first"}), dealer)
+
+        monkeypatch.setattr(Model, "deal_for", deal_for)
+    elif name == "two-player reverse":
+        real_play = Model.play
+
+        def play(self: Model, pre: State, post: State, seat: Any, face_rules: Any, *rest: Any) -> Any:
+            from dataclasses import replace
+
+            if face_rules.reverse and self.n == 2:
+                face_rules = replace(face_rules, reverse=False)
+            return real_play(self, pre, post, seat, face_rules, *rest)
+
+        monkeypatch.setattr(Model, "play", play)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutation", ["penalty amount", "dealer first", "two-player reverse"])
+def test_a_mutated_model_branch_is_caught(monkeypatch: pytest.MonkeyPatch, mutation: str) -> None:
+    _mutated(monkeypatch, mutation)
+    with pytest.raises(AssertionError):
+        _agree([SPECS / "uno-flip.yaml"], 3000)

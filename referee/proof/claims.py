@@ -43,7 +43,7 @@ from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 FORMAT = "referee-claims/1"
 FORMS = ("play", "start", "points", "matching", "deck", "table")
 SIDES = ("light", "dark")
-PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour"})
+PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
 TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size"})
@@ -183,6 +183,8 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
             "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
             "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
             "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
+            "restricted": reader.choice(entries.get("restricted"), "restricted", where, ("true", "false"), "false") == "true",
+            "challengeable": reader.choice(entries.get("challengeable"), "challengeable", where, ("true", "false"), "false") == "true",
         }
     if form == "start":
         reader.keys(node, START_KEYS, {"kind"}, "a start claim")
@@ -284,6 +286,18 @@ def faces_of(rules: Rules, kind: str) -> list[FaceRules]:
         if face_rules.face.kind == kind:
             seen.setdefault(Model.behaviour(face_rules), face_rules)
     return list(seen.values())
+
+
+def restriction_problem(claim: Claim, rules: Rules) -> str | None:
+    """A play claim's restriction: legal only without the colour in play (else a bluff), and open to a challenge."""
+    for face_rules in faces_of(rules, claim.figures["kind"]):
+        token = face_rules.face.token
+        if face_rules.restricted != claim.figures["restricted"]:
+            allowed = "only while holding no card of the colour in play" if claim.figures["restricted"] else "at any time"
+            return f"{token} should be playable {allowed}; the spec says otherwise"
+        if face_rules.challengeable != claim.figures["challengeable"]:
+            return f"{token} should {'' if claim.figures['challengeable'] else 'not '}be open to a challenge; the spec says otherwise"
+    return None
 
 
 def counts_for(claim: Claim, rules: Rules, players: tuple[int, ...]) -> tuple[int, ...]:
@@ -548,6 +562,9 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
     if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase == PLAYING:
         if _played_kind(rules, event.card, previous.side) != figures["kind"]:
             return None
+        problem = restriction_problem(claim, rules)
+        if problem:
+            return f"{event.player} played it: {problem}"
         if figures["players"] == "2" and n != 2 or figures["players"] == "3+" and n < 3:
             return None
         seat = state.seat[event.player]

@@ -589,6 +589,10 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
         return "proved", [], "no player count of the spec's range is concerned"
     if not c.faces_of(rules, claim.figures["kind"]):
         return "refuted", list(counts), f"the spec has no face of kind {claim.figures['kind']}"
+    if claim.form == "play":
+        problem = c.restriction_problem(claim, rules)
+        if problem:
+            return "refuted", list(counts), problem
     if claim.form == "start" and not claim.figures["returned"]:
         never = [n for n in counts if c.start_possible(claim, rules, n, timeout_ms) == "unsat"]
         if never:
