@@ -350,6 +350,59 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
 
 
 @main.command()
+@click.argument("log", metavar="LOG|-")
+@click.option("--out", "out_path", type=click.Path(path_type=Path), help="The page to write (default: the log's name with .html).")
+@click.option("--line", type=click.IntRange(1), help="Open the page at this line (the URL fragment #line-N does the same).")
+@_spec_option(None)
+def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None) -> None:
+    """Write a replay page of a game: one self-contained HTML file to step through.
+
+    The page shows the table after every line of the log (each hand as cards,
+    both faces; whose turn it is, the direction, the side, the top card and the
+    colour in play, the piles, penalties owed, the UNO window, totals), the
+    log beside it as a timeline (click a line, use the arrow keys, Home/End or
+    the slider; #line-N in the URL opens that line), the first error with what
+    'explain' says, every challenge and catch with its ruling, and the totals
+    by round as a chart. It needs no network and opens from a file. Logs of
+    more than 20,000 lines are refused (exit 2).
+
+    \b
+    Exit status: 0 page written (whatever the verdict), 2 bad input.
+
+    \b
+    Examples:
+      referee view game.log                      # writes game.html
+      referee view game.log --line 412 --out /tmp/why.html
+      cat game.log | referee view - --out game.html
+    """
+    import tempfile
+
+    from referee.inputs import LogSource, display_name, one_log, spooled_stdin
+    from referee.log_writer import write_output_file
+    from referee.view import page_data, render_page
+
+    source = one_log(log)
+    if out_path is None:
+        if source.path is None:
+            raise click.UsageError("reading standard input: give the page's name with --out FILE.html")
+        out_path = source.path.with_suffix(".html")
+    from referee.inputs import check_output_path
+
+    check_output_path(out_path)
+    if spec_path is not None:
+        _load_spec_or_exit(spec_path)
+    if source.path is None:  # the page reads the log three times (replay, explain, adjudicate): keep standard input
+        with spooled_stdin() as spool, tempfile.TemporaryDirectory() as folder:
+            copy = Path(folder) / "stdin.log"
+            copy.write_bytes(spool.read())
+            data = page_data(LogSource("-", copy, base=Path.cwd()), spec_path)
+    else:
+        data = page_data(source, spec_path)
+    write_output_file(out_path, render_page(data, line))
+    click.echo(display_name(str(out_path)))
+
+
+@main.command()
 @click.option(
     "--spec",
     "spec_paths",

@@ -42,10 +42,13 @@ class LogSource:
     display: str
     path: Path | None
     problem: str | None = None
+    base: Path | None = None  # where a relative ``spec`` line points from, when not the file's folder
 
     @property
     def base_dir(self) -> Path:
         """The folder that a relative ``spec`` line in this log is relative to."""
+        if self.base is not None:
+            return self.base
         return self.path.parent if self.path is not None else Path.cwd()
 
     def open(self) -> BinaryIO:

@@ -1,0 +1,210 @@
+"""``referee view``: a log -> one self-contained HTML page to step through the game.
+
+The log is replayed once, keeping after every line the table a person would
+see (hands, piles, turn, direction, side, colour, penalties, UNO window,
+totals), stored as deltas; then ``check``'s verdict, ``explain`` at the first
+error and ``adjudicate``'s rulings are attached to their lines. The page
+(``referee.view_page``) embeds all of it as JSON: no network, no CDN.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import events as ev
+from referee.adjudicate import adjudicate
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.errors import InputError, Position, ReportedError
+from referee.explain import explain
+from referee.inputs import LogSource
+from referee.replay import Replay, read_problem
+from referee.verdicts import Diagnostic
+
+# A page for a log longer than this would be slow to open; view refuses it (exit 2) rather than write it.
+MAX_LINES = 20_000
+MAX_PAGE_BYTES = 20 * 1024 * 1024
+_PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over"}
+
+
+@dataclass
+class _Cards:
+    """Every physical card met, numbered; the page draws a card from its two faces."""
+
+    index: dict[str, int]
+    table: list[list[dict[str, Any]]]
+
+    def number(self, card: Any) -> int:
+        found = self.index.get(card.token)
+        if found is None:
+            found = self.index[card.token] = len(self.table)
+            self.table.append([_face(face) for face in card.faces])
+        return found
+
+
+def _face(face: Any) -> dict[str, Any]:
+    return {"t": face.token, "c": face.colour, "k": face.kind, "n": face.number, "w": face.face_class.value}
+
+
+def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
+    state = engine.state
+    names = state.players
+    hands = []
+    for hand in state.hands:
+        held: list[int] = []
+        for card, count in sorted(hand.items(), key=lambda item: item[0].token):
+            held.extend([cards.number(card)] * count)
+        hands.append(held)
+    return {
+        "round": state.round_number,
+        "phase": _PHASES.get(state.phase, "setup"),
+        "side": state.side,
+        "direction": "left" if state.direction == 1 else "right",
+        "turn": state.turn if state.phase == PLAYING and names else None,
+        "top": cards.number(state.discard_pile[-1]) if state.discard_pile else None,
+        "colour": state.colour,
+        "chooser": state.choose_by,
+        "draw": state.draw_pile_size(),
+        "discard": len(state.discard_pile),
+        "penalties": [[p.player, p.describe()] for p in state.penalties],
+        "uno": [state.uno_player, state.uno_called] if state.uno_player is not None else None,
+        "totals": list(state.totals),
+        "sizes": list(state.hand_sizes),
+        "hands": hands,
+    }
+
+
+def _delta(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """What changed: the page applies deltas in order to rebuild each step."""
+    changed: dict[str, Any] = {}
+    for key, value in current.items():
+        if key == "hands":
+            old = previous.get("hands", [])
+            hands = {str(seat): held for seat, held in enumerate(value) if seat >= len(old) or old[seat] != held}
+            if hands or len(value) != len(old):
+                changed["hands"] = hands
+                changed["players"] = len(value)
+        elif previous.get(key) != value:
+            changed[key] = value
+    return changed
+
+
+def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data."""
+    lines = _read_lines(source)
+    cards = _Cards({}, [])
+    steps: list[dict[str, Any]] = []
+    previous: dict[str, Any] = {}
+    players: list[str] = []
+
+    def after(engine: Engine, event: ev.Event, diagnostic: Diagnostic | None) -> None:
+        nonlocal previous, players
+        if engine.state.players and not players:
+            players = list(engine.state.players)
+        current = _snapshot(engine, cards)
+        steps.append({"line": event.line, **_delta(previous, current)})
+        previous = current
+
+    replay = Replay(source.display, source.base_dir, spec_override, after_event=after)
+    stream = source.open()
+    try:
+        verdict = replay.run(stream)
+    except OSError as error:
+        raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
+    finally:
+        if source.path is not None:
+            stream.close()
+    if verdict.input_error is not None:
+        raise ReportedError(verdict.input_error)
+    if replay.engine is not None and not players:
+        players = list(replay.engine.state.players)
+    errors = [{"line": e.line, "code": e.code, "message": e.message, "rule": e.rule} for e in verdict.errors]
+    warnings = [{"line": w.line, "code": w.code, "message": w.message, "rule": w.rule} for w in verdict.warnings]
+    explained = None
+    if verdict.errors and verdict.errors[0].code != "syntax" and source.path is not None:
+        result = explain(source, verdict.errors[0].line, None, spec_override)
+        rule = result["rule"] or {}
+        explained = {
+            "line": result["line"],
+            "code": result["code"] or verdict.errors[0].code,
+            "message": result["message"] or verdict.errors[0].message,
+            "rule": rule.get("id", verdict.errors[0].rule),
+            "summary": rule.get("summary"),
+            "source": rule.get("source"),
+            "alternatives": result["alternatives"] or [],
+        }
+    disputes = []
+    if source.path is not None:
+        ruled = adjudicate(source, spec_override)
+        disputes = [
+            {
+                "line": d["line"],
+                "kind": d["kind"],
+                "by": d["by"],
+                "against": d["against"],
+                "ruling": d["ruling"],
+                "rule": d["rule"],
+                "reason": d["reason"],
+                "evidence": d["evidence"],
+                "penalty": d["penalty"],
+            }
+            for d in ruled["disputes"]
+        ]
+    rounds = [
+        {"round": r.number, "finished": r.finished, "winner": r.winner, "side": r.side, "points": r.points, "totals": r.totals}
+        for r in verdict.rounds
+    ]
+    return {
+        "path": source.display,
+        "spec": replay.engine.rules.spec.name if replay.engine is not None else None,
+        "players": players,
+        "lines": lines,
+        "cards": cards.table,
+        "sides": list(replay.engine.rules.spec.colours) if replay.engine is not None else [[], []],
+        "steps": steps,
+        "errors": errors,
+        "warnings": warnings,
+        "explained": explained,
+        "disputes": disputes,
+        "rounds": rounds,
+        "winner": verdict.game_winner,
+        "valid": verdict.valid,
+    }
+
+
+def _read_lines(source: LogSource) -> list[str]:
+    """The log's lines as text for the timeline (bad bytes shown replaced); refuses logs too long to view."""
+    stream = source.open()
+    try:
+        lines = []
+        for number, raw in enumerate(stream, start=1):
+            if number > MAX_LINES:
+                raise InputError(
+                    f"the log has more than {MAX_LINES:,} lines: too long for one page (check and explain handle any length)",
+                    Position(source.display),
+                )
+            lines.append(raw[:400].decode("utf-8", errors="replace").rstrip("\r\n"))
+        return lines
+    except OSError as error:
+        raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
+    finally:
+        if source.path is not None:
+            stream.close()
+
+
+def render_page(data: dict[str, Any], initial_line: int | None = None) -> str:
+    """The HTML page, with the data embedded (``</`` escaped so that no log text can end the script)."""
+    from referee.view_page import template
+
+    payload = json.dumps({**data, "initial": initial_line}, ensure_ascii=True, separators=(",", ":"))
+    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
+    page = template().replace("__DATA__", payload).replace("__TITLE__", _html(data["path"]))
+    if len(page.encode("utf-8")) > MAX_PAGE_BYTES:
+        raise InputError(f"the page would be larger than {MAX_PAGE_BYTES // (1024 * 1024)} MB", Position(data["path"]))
+    return page
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")

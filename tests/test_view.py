@@ -1,0 +1,212 @@
+"""`referee view`: the replay page, opened and driven in a real (headless) Chromium.
+
+The browser is Debian's Chromium driven by Playwright (`.ci/run` installs it
+when missing). Without it these tests skip, unless REFEREE_REQUIRE_BROWSER is
+set (CI sets it), when they fail. Screenshots go to REFEREE_ARTIFACTS (default
+``tests/artifacts/``, not committed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = ROOT / "scenarios"
+ARTIFACTS = Path(os.environ.get("REFEREE_ARTIFACTS", ROOT / "tests" / "artifacts"))
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def referee(*args: str, cwd: Path | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd, input=stdin.decode() if stdin else None
+    )
+
+
+def test_view_writes_the_page_beside_the_log_and_prints_its_path(tmp_path: Path) -> None:
+    log = tmp_path / "game.log"
+    log.write_bytes((SCENARIOS / "codes" / "illegal-play.log").read_bytes())
+    result = referee("view", str(log))
+    assert result.returncode == 0 and result.stdout.strip() == str(tmp_path / "game.html")
+    page = (tmp_path / "game.html").read_text(encoding="utf-8")
+    assert "http://" not in page and "https://" not in page and "<link" not in page and "src=" not in page
+    assert "default-src 'none'" in page
+
+
+def test_view_standard_input_needs_out(tmp_path: Path) -> None:
+    data = (SCENARIOS / "codes" / "illegal-play.log").read_bytes()
+    assert referee("view", "-", stdin=data).returncode == 2
+    out = tmp_path / "stdin.html"
+    result = referee("view", "-", "--out", str(out), stdin=data)
+    assert result.returncode == 0 and out.is_file()
+
+
+def test_view_refuses_a_log_too_long_for_a_page(tmp_path: Path) -> None:
+    log = tmp_path / "long.log"
+    log.write_text("# comment\n" * 20_001)
+    result = referee("view", str(log), "--out", str(tmp_path / "long.html"))
+    assert result.returncode == 2 and "more than 20,000 lines" in result.stderr
+    assert not (tmp_path / "long.html").exists()
+
+
+def test_log_text_cannot_break_out_of_the_page(tmp_path: Path) -> None:
+    log = tmp_path / "nasty.log"
+    log.write_text("players Ann Bob\n# </script><script>alert(1)</script> <!--\nround 1\n")
+    result = referee("view", str(log))
+    page = (tmp_path / "nasty.html").read_text(encoding="utf-8")
+    assert result.returncode == 0 and page.count("</script>") == 2  # only the page's own two scripts close
+
+
+# -- in a real browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None or not _playwright_available():
+        if os.environ.get("REFEREE_REQUIRE_BROWSER"):
+            pytest.fail("Chromium or Playwright is missing, and REFEREE_REQUIRE_BROWSER is set")
+        pytest.skip("no Chromium (install Debian's chromium) or no Playwright")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+def _playwright_available() -> bool:
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Opened:
+    def __init__(self, page: Any, requests: list[str], problems: list[str]) -> None:
+        self.page, self.requests, self.problems = page, requests, problems
+
+    def text(self, selector: str) -> str:
+        return str(self.page.locator(selector).inner_text())
+
+    def shot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+def _open(browser: Any, log: Path, tmp_path: Path, fragment: str = "", width: int = 1280, *extra: str) -> Opened:
+    out = tmp_path / (log.stem + ".html")
+    result = referee("view", str(log), "--out", str(out), *extra)
+    assert result.returncode == 0, result.stderr
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    requests: list[str] = []
+    problems: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("console", lambda message: problems.append(message.text) if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(out.as_uri() + fragment)
+    page.wait_for_selector("#timeline li")
+    return Opened(page, requests, problems)
+
+
+def _no_traffic(opened: Opened) -> None:
+    assert all(url.startswith("file://") for url in opened.requests), opened.requests
+    assert len(opened.requests) == 1, opened.requests  # the page itself, nothing else
+    assert not opened.problems, opened.problems
+
+
+def test_step_to_the_error_with_the_keyboard(browser: Any, tmp_path: Path) -> None:
+    opened = _open(browser, SCENARIOS / "codes" / "illegal-play.log", tmp_path)
+    page = opened.page
+    page.keyboard.press("Home")
+    assert opened.text("#position") == "line 1 of 7"
+    for _ in range(6):
+        page.keyboard.press("ArrowRight")
+    assert opened.text("#position") == "line 7 of 7" and page.evaluate("location.hash") == "#line-7"
+    panel = opened.text("#error-panel")
+    assert "Line 7: illegal-play [play.match]" in panel and "Ann played blue-3 on red-9" in panel
+    assert "Rule play.match:" in panel and "Source: UNO Flip! instruction sheet" in panel and "Ann plays red-1/pink-3" in panel
+    assert "red 9" in opened.text("#top-card") and opened.text("#fact-colour").endswith("red")
+    ann = opened.text("#player-Ann")
+    assert "Ann \u2014 7 cards" in ann and "to move" in ann
+    assert page.locator("#player-Ann .card[aria-label^='blue 3']").count() == 1  # the card, named in text as well as colour
+    assert "error" in (page.locator("#timeline li").nth(6).get_attribute("class") or "")
+    opened.shot("view-illegal-play")
+    _no_traffic(opened)
+
+
+def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> None:
+    log = SCENARIOS / "games" / "game-full-4p.log"
+    opened = _open(browser, log, tmp_path)
+    page = opened.page
+    assert "valid" in opened.text("#verdict")
+    page.keyboard.press("End")
+    lines = len(log.read_text(encoding="utf-8").split("\n")) - 1
+    assert opened.text("#position") == f"line {lines} of {lines}"
+    page.click("#line-40")
+    assert opened.text("#position") == f"line 40 of {lines}"
+    assert page.locator("#chart svg polyline").count() == 4
+    ends = json.loads(referee("check", "--format", "json", str(log)).stdout)["files"][0]["rounds"]
+    assert ends and page.locator("#timeline li.warning").count() >= 1
+    opened.shot("view-valid-game")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    opened.shot("view-valid-game-phone")
+    _no_traffic(opened)
+
+
+def test_a_dispute_shows_its_ruling(browser: Any, tmp_path: Path) -> None:
+    opened = _open(browser, SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log", tmp_path, "#line-10")
+    panel = opened.text("#dispute-panel")
+    assert "challenge by Ann against Bob: guilty [challenge.guilty]" in panel
+    assert "Evidence: red-2/orange-reverse, red-skip/wild" in panel and "Penalty: Bob draws 2 cards" in panel
+    opened.shot("view-dispute")
+    _no_traffic(opened)
+
+
+def test_an_observed_game_and_the_line_option(browser: Any, tmp_path: Path) -> None:
+    opened = _open(browser, SCENARIOS / "games" / "game-observed-4p.log", tmp_path, "", 1280, "--line", "20")
+    page = opened.page
+    assert opened.text("#position").startswith("line 20 of ")
+    page.keyboard.press("ArrowRight")
+    assert opened.text("#position").startswith("line 21 of ")
+    assert page.locator(".player .card").count() > 10 and opened.text("#fact-draw")
+    opened.shot("view-observed")
+    _no_traffic(opened)
+
+
+def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path) -> None:
+    spec = tmp_path / "long-game.yaml"
+    spec.write_text("format: referee-spec/1\nname: long-game\nextends: uno-flip\noptions:\n  target: {value: 2500}\n")
+    games = tmp_path / "games"
+    simulated = referee("simulate", "--spec", str(spec), "--players", "6", "--seed", "3", "--games", "2", "--out", str(games))
+    assert simulated.returncode == 0, simulated.stderr
+    longest = max(games.glob("*.log"), key=lambda log: log.stat().st_size)
+    count = len(longest.read_text().split("\n"))
+    assert count > 2000
+    opened = _open(browser, longest, tmp_path)
+    size = (tmp_path / (longest.stem + ".html")).stat().st_size
+    assert size < 5 * 1024 * 1024, size
+    page = opened.page
+    started = time.perf_counter()
+    page.keyboard.press("End")
+    for _ in range(30):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Home")
+    elapsed = time.perf_counter() - started
+    assert opened.text("#position") == f"line 1 of {count - 1}"
+    print(f"\n{count - 1} lines: page {size / 1024:.0f} KiB, 32 steps in {elapsed:.2f} s")
+    assert elapsed < 10
+    _no_traffic(opened)
