@@ -27,9 +27,8 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def referee(*args: str, cwd: Path | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd, input=stdin.decode() if stdin else None
-    )
+    text = stdin.decode() if stdin else None
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd, input=text)
 
 
 def test_view_writes_the_page_beside_the_log_and_prints_its_path(tmp_path: Path) -> None:
