@@ -14,6 +14,7 @@ import copy
 from collections import Counter
 from dataclasses import dataclass, field
 
+from referee import effects
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
@@ -608,10 +609,7 @@ class Engine:
             if face.face_class is FaceClass.WILD:
                 state.choose_by = chooser
             return
-        if "reverse" in at_start:
-            state.direction = -state.direction
-        if "dealer-first" in at_start:
-            state.turn = dealer
+        state.direction, state.turn = effects.first_to_act(at_start, dealer, state.player_count)  # then apply-effects below
         if "choose-colour" in at_start:
             state.colour = None
             state.choose_by = chooser
@@ -746,16 +744,9 @@ class Engine:
         """What a played face does to the turn, the direction, the piles and the next player."""
         state = self.state
         rules = self.rules
-        if face_rules.reverse:
-            state.direction = -state.direction
-            two_player_skip = state.player_count == 2 and rules.two_player_reverse_skips
-            following = seat if two_player_skip else state.next_player(seat)
-        elif face_rules.skip_everyone:
-            following = seat
-        elif face_rules.skip:
-            following = state.next_player(seat, 1 + face_rules.skip)
-        else:
-            following = state.next_player(seat)
+        effect = effects.play(face_rules, seat, state.direction, state.player_count, rules.two_player_reverse_skips)
+        state.direction = effect.direction
+        following = effect.following
         if face_rules.flip:
             self._flip(face_rules)
             top = state.top_face()
@@ -763,8 +754,8 @@ class Engine:
             state.colour = top.colour
             if top.face_class is FaceClass.WILD and state.hand_sizes[seat] > 0 and rules.flip_chooser != "nobody":
                 state.choose_by = seat if rules.flip_colour_by_player else following
-        if face_rules.gives_penalty:
-            victim = state.next_player(seat)
+        if effect.victim is not None:
+            victim = effect.victim
             challengeable = face_rules.challengeable and not start
             state.penalties.append(
                 Penalty(
@@ -785,8 +776,7 @@ class Engine:
                     evidence=evidence,
                 )
             )
-            following = victim
-        if not start or face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
+        if not start or effect.moves_turn:
             state.turn = following
 
     def _flip(self, face_rules: FaceRules) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 import z3
 
+from referee import effects
 from referee.compiler import FaceRules, Rules
 
 NONE = -1
@@ -188,7 +189,7 @@ class Model:
         return z3.And(expression >= 0, expression < self.n)
 
     def next_seat(self, seat: Any, direction: Any, steps: int = 1) -> Any:
-        return (seat + direction * steps) % self.n
+        return effects.next_seat(seat, direction, self.n, steps)
 
     # -- the same-except frame
 
@@ -241,22 +242,12 @@ class Model:
         ]
         for index in range(n):
             constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]))
-        direction = -pre.direction if face_rules.reverse else pre.direction
-        constraints.append(post.direction == direction)
+        effect = effects.play(face_rules, seat, pre.direction, n, rules.two_player_reverse_skips)
+        following = effect.following
+        constraints.append(post.direction == effect.direction)
         constraints.append(post.side == (1 - pre.side if face_rules.flip else pre.side))
-        if face_rules.gives_penalty:
-            following = self.next_seat(seat, direction)
-        elif face_rules.reverse:
-            two_player_skip = n == 2 and rules.two_player_reverse_skips
-            following = seat if two_player_skip else self.next_seat(seat, direction)
-        elif face_rules.skip_everyone:
-            following = seat
-        elif face_rules.skip:
-            following = self.next_seat(seat, direction, 1 + face_rules.skip)
-        else:
-            following = self.next_seat(seat, direction)
         constraints.append(post.turn == following)
-        constraints += self.owes(post, face_rules, self.next_seat(seat, direction))
+        constraints += self.owes(post, face_rules, effect.victim)
         if face_rules.choose_colour:
             constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
         elif face_rules.flip:
@@ -273,7 +264,7 @@ class Model:
 
     def owes(self, post: State, face_rules: FaceRules, victim: Any) -> list[Any]:
         """The penalty a face gives: ``victim`` owes its cards (a count, or until a colour), or nobody owes anything."""
-        if not face_rules.gives_penalty:
+        if victim is None or not face_rules.gives_penalty:
             return [post.owed_seat == NONE, post.owed == 0]
         amount = UNTIL_COLOUR if face_rules.draw_until_colour else face_rules.draw
         return [post.owed_seat == victim, post.owed == amount]
@@ -429,57 +420,36 @@ class Model:
         at_start = face_rules.at_start
         if "return-to-draw-pile" in at_start:
             return z3.BoolVal(False)
-        start = self.rules.spec.start_side
+        start_side = self.rules.spec.start_side
         left = self.next_seat(dealer, 1)
         face_colour = z3.Int(f"start_colour_{face_rules.face.token}_{id(state)}")
-        coloured = self.in_side(face_colour, start) if face_rules.face.colour is not None else face_colour == NONE
+        coloured = self.in_side(face_colour, start_side) if face_rules.face.colour is not None else face_colour == NONE
         if "flip" in at_start:
             # Everything turns at once; the uncovered face does nothing; a wild uncovered gets its colour named.
             return z3.And(
-                state.side == 1 - start,
+                state.side == 1 - start_side,
                 state.direction == 1,
                 state.turn == left,
                 z3.Or(z3.And(self.in_side(state.colour, state.side), z3.Not(state.pending)), z3.And(state.colour == NONE, state.pending)),
                 state.owed_seat == NONE,
                 state.owed == 0,
             )
-        direction = -1 if "reverse" in at_start else 1
-        turn = dealer if "dealer-first" in at_start else left
+        start = effects.start(face_rules, dealer, self.n, self.rules.two_player_reverse_skips)
         constraints = [coloured]
         if "choose-colour" in at_start:
             constraints += [state.colour == NONE, state.pending]
         else:
             constraints += [state.colour == face_colour, z3.Not(state.pending)]
-        side: Any = start
-        owed_seat: Any = NONE
-        owed: Any = 0
-        if "apply-effects" in at_start:  # as if the dealer had played it
-            if face_rules.reverse:
-                direction = -direction
-            if face_rules.reverse:
-                following = dealer if self.n == 2 and self.rules.two_player_reverse_skips else self.next_seat(dealer, direction)
-            elif face_rules.skip_everyone:
-                following = dealer
-            elif face_rules.skip:
-                following = self.next_seat(dealer, direction, 1 + face_rules.skip)
-            else:
-                following = self.next_seat(dealer, direction)
-            if face_rules.flip:
-                side = 1 - start
-                constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start), z3.Not(state.pending)), state.colour == NONE)]
-            if face_rules.gives_penalty:
-                owed_seat = self.next_seat(dealer, direction)
-                owed = UNTIL_COLOUR if face_rules.draw_until_colour else face_rules.draw
-                following = owed_seat
-            if face_rules.gives_penalty or face_rules.skip or face_rules.skip_everyone:
-                turn = following
+        side: Any = start_side
+        if "apply-effects" in at_start and face_rules.flip:
+            side = 1 - start_side
+            constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start_side), z3.Not(state.pending)), state.colour == NONE)]
         return z3.And(
             *constraints,
+            *self.owes(state, face_rules, start.victim),
             state.side == side,
-            state.direction == direction,
-            state.turn == turn,
-            state.owed_seat == owed_seat,
-            state.owed == owed,
+            state.direction == start.direction,
+            state.turn == start.turn,
         )
 
     def step(self, pre: State, post: State, tag: str) -> Any:

@@ -1,0 +1,89 @@
+"""What a face does to the turn, written once: read by the engine (on seats) and by the Z3 model (on terms).
+
+Seats and directions are Python ints in the engine and Z3 integer terms in
+the model (``referee.proof.model``). These functions use only ``+``, ``*``,
+unary ``-`` and ``%`` on them, which mean the same on both, and branch only
+on the face's compiled rules and the player count, which are concrete in
+both. So the engine's step and the model's transition read one definition of
+who moves next, which way play goes and who owes a penalty, after a play
+(ruling 14) and after the card turned up at the start (rulings 4 to 10); the
+engine/Z3 agreement test checks that the two readings agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.compiler import FaceRules
+
+
+def next_seat(seat: Any, direction: Any, players: int, steps: int = 1) -> Any:
+    """The seat ``steps`` places from ``seat`` in ``direction`` (1 left, -1 right)."""
+    return (seat + direction * steps) % players
+
+
+@dataclass(frozen=True)
+class TurnEffect:
+    """After a face: the direction of play, who moves next, and who owes its penalty (None: nobody)."""
+
+    direction: Any
+    following: Any
+    victim: Any | None
+    moves_turn: bool  # at the start, only a skip or a penalty moves the turn away from the first player
+
+
+def play(face_rules: FaceRules, seat: Any, direction: Any, players: int, two_player_reverse_skips: bool) -> TurnEffect:
+    """``seat`` plays a face: Reverse turns the direction (and with two players may act as a Skip), Skip and
+    Skip Everyone pass over players, a penalty falls on the next player, who moves next to draw it."""
+    if face_rules.reverse:
+        direction = -direction
+        following = seat if players == 2 and two_player_reverse_skips else next_seat(seat, direction, players)
+    elif face_rules.skip_everyone:
+        following = seat
+    elif face_rules.skip:
+        following = next_seat(seat, direction, players, 1 + face_rules.skip)
+    else:
+        following = next_seat(seat, direction, players)
+    victim = None
+    if face_rules.gives_penalty:
+        victim = next_seat(seat, direction, players)
+        following = victim
+    moves = face_rules.gives_penalty or bool(face_rules.skip) or face_rules.skip_everyone
+    return TurnEffect(direction, following, victim, moves)
+
+
+@dataclass(frozen=True)
+class StartEffect:
+    """After the card turned up: the direction, who acts first (who draws first, for a penalty), who owes it."""
+
+    direction: Any
+    turn: Any
+    victim: Any | None
+
+
+def first_to_act(at_start: frozenset[str], dealer: Any, players: int) -> tuple[Any, Any]:
+    """The direction and the first player after the card turned up, before any ``apply-effects``."""
+    direction: Any = 1
+    turn = next_seat(dealer, 1, players)  # the player left of the dealer
+    if "reverse" in at_start:
+        direction = -direction
+    if "dealer-first" in at_start:
+        turn = dealer
+    return direction, turn
+
+
+def start(face_rules: FaceRules, dealer: Any, players: int, two_player_reverse_skips: bool) -> StartEffect:
+    """The card turned up at the start, by its ``at-start`` actions: ``first_to_act``, then ``apply-effects`` as
+    if the dealer had played it (a ``flip`` start is handled where the piles are: everything turns and the
+    uncovered face does nothing)."""
+    at_start = face_rules.at_start
+    direction, turn = first_to_act(at_start, dealer, players)
+    victim = None
+    if "apply-effects" in at_start:  # as if the dealer had played it
+        effect = play(face_rules, dealer, direction, players, two_player_reverse_skips)
+        direction = effect.direction
+        victim = effect.victim
+        if effect.moves_turn:
+            turn = effect.following
+    return StartEffect(direction, turn, victim)
