@@ -720,7 +720,7 @@ class Engine:
         if stacked is not None:
             state.penalties.pop(0)
             extra = stacked.count
-        if face_rules.plain and extra == 0:
+        if face_rules.plain and extra == 0:  # effects.play for a face without effects, inlined: the hot path
             state.turn = (seat + state.direction) % len(state.players)
         else:
             self._effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)

@@ -25,7 +25,6 @@ from typing import Any
 
 import z3
 
-from referee.cards import FaceClass
 from referee.compiler import Rules, load_rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
@@ -197,12 +196,30 @@ def _conservation(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms
     return _per_player_count(rules, cards, lambda m, s: m.conservation(s), players, timeout_ms)
 
 
+def _conservation_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    total = engine.state.card_count()
+    return f"{total} cards in play, not {cards}" if total != cards else None
+
+
 def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     return _per_player_count(rules, cards, lambda m, s: m.colour_of_side(s), players, timeout_ms)
 
 
+def _colour_of_side_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    state = engine.state
+    colourless = state.choose_by is None and state.colour not in engine.rules.side_colours[state.side]
+    if state.phase == PLAYING and colourless:
+        return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
+    return None
+
+
 def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     return _per_player_count(rules, cards, lambda m, s: m.discard_has_top(s), players, timeout_ms)
+
+
+def _discard_has_top_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    state = engine.state
+    return "the discard pile has no top card" if state.phase == PLAYING and not state.discard_pile else None
 
 
 def _for_each_count(players: tuple[int, ...], question: Callable[[int], str]) -> tuple[str, list[int]]:
@@ -250,6 +267,17 @@ def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: 
     return _all_unsat(questions(), players)
 
 
+def _flip_order_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    from referee import events as ev
+
+    state = engine.state
+    if before is None or not (isinstance(event, ev.Play) and state.side != before.side and state.full_mode):
+        return None
+    # The Flip just played joins the discard pile before it turns over: it ends at the bottom, below the old pile reversed.
+    reversed_both = state.draw_pile == before.draw_pile[::-1] and state.discard_pile[1:] == before.discard_pile[::-1]
+    return None if reversed_both else "a flip did not reverse both piles"
+
+
 def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
     """Every draw transition adds exactly the cards it takes from the draw pile to the drawer's hand."""
 
@@ -266,6 +294,18 @@ def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeo
         return _answer(check)
 
     return _for_each_count(players, question)
+
+
+def _penalty_into_hand_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    from referee import events as ev
+
+    state = engine.state
+    if before is None or not isinstance(event, ev.Draw):
+        return None
+    seat = state.seat[event.player]
+    taken = len(before.draw_pile) - len(state.draw_pile) if state.full_mode else len(event.cards)
+    grew = state.hand_sizes[seat] - before.hand_sizes[seat]
+    return f"{event.player} drew {taken} cards but their hand grew by {grew}" if grew != taken else None
 
 
 def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
@@ -291,52 +331,59 @@ def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms
     return _all_unsat(questions(), players)
 
 
+def _score_bounds_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    state = engine.state
+    result = state.last_result
+    if result is not None and (min(state.totals) < 0 or (result.points or 0) < 0):
+        return f"negative score: totals {state.totals}"
+    return None
+
+
 def _deck_faces(rules: Rules, side: int) -> Counter[Any]:
     return Counter(card.faces[side] for card in rules.deck)
 
 
 def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
-    """Is there a face that no top card of its side, under any colour in play, lets be played? (unsat: proved)"""
-    matching = rules.spec.matching
-    stranded = []
-    for face in {card.faces[side] for card in rules.deck for side in (0, 1)}:
-        witnesses = []
-        for top in {card.faces[face.side] for card in rules.deck}:
-            for colour in [top.colour] if top.colour is not None else sorted(rules.side_colours[face.side]):
-                witnesses.append(
-                    z3.BoolVal(
-                        (face.face_class is FaceClass.WILD and matching.wild_always)
-                        or (matching.same_colour and face.colour == colour)
-                        or (matching.same_number and face.number is not None and face.number == top.number)
-                        or (
-                            matching.same_action_kind
-                            and face.face_class is FaceClass.ACTION
-                            and top.face_class is FaceClass.ACTION
-                            and face.kind == top.kind
-                        )
-                    )
-                )
-        stranded.append(z3.Not(z3.Or(*witnesses)))
-    check = solver(timeout_ms)
-    check.add(z3.Or(*stranded))
-    answer = _answer(check)
-    return {"unsat": ("proved", []), "sat": ("refuted", list(players))}.get(answer, ("unknown", []))
+    """Finite: every face of the deck against every top face of its side under every colour, by the engine's matching."""
+    return ("refuted", list(players)) if _stranded(rules) else ("proved", [])
+
+
+def _faces_playable_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
+    state = engine.state
+    if state.phase != PLAYING:
+        return None
+    never = _stranded(engine.rules)
+    held = sorted(card.faces[state.side].token for card in state.hands[state.turn] if card.faces[state.side] in never)
+    if held:
+        return f"{state.players[state.turn]} holds {held[0]}, which no top card and no colour in play ever lets be played"
+    return None
 
 
 _NOTES = {
+    "faces.playable": "by enumeration: every face against every top face of its side under every colour, with the engine's matching",
     "cards.conservation": "proved for one arbitrary card; every event moves cards by place, never by name, so it holds for "
     "each of them (symmetry; the engine/Z3 agreement test checks the events are uniform)",
 }
 
-_CHECKERS: dict[str, Callable[[Rules, int, tuple[int, ...], int], tuple[str, list[int]]]] = {
-    "cards.conservation": _conservation,
-    "flip.order": _flip_order,
-    "colour.of-side": _colour_of_side,
-    "score.bounds": _score_bounds,
-    "penalty.into-hand": _penalty_into_hand,
-    "discard.has-top": _discard_has_top,
-    "faces.playable": _faces_playable,
+
+@dataclass(frozen=True)
+class InvariantForms:
+    """An invariant written once: the question asked of Z3, and the check of one concrete step of the engine."""
+
+    prove: Callable[[Rules, int, tuple[int, ...], int], tuple[str, list[int]]]
+    concrete: Callable[[Engine, int, Any, Any], str | None]
+
+
+INVARIANT_FORMS: dict[str, InvariantForms] = {
+    "cards.conservation": InvariantForms(_conservation, _conservation_seen),
+    "flip.order": InvariantForms(_flip_order, _flip_order_seen),
+    "colour.of-side": InvariantForms(_colour_of_side, _colour_of_side_seen),
+    "score.bounds": InvariantForms(_score_bounds, _score_bounds_seen),
+    "penalty.into-hand": InvariantForms(_penalty_into_hand, _penalty_into_hand_seen),
+    "discard.has-top": InvariantForms(_discard_has_top, _discard_has_top_seen),
+    "faces.playable": InvariantForms(_faces_playable, _faces_playable_seen),
 }
+_CHECKERS = {invariant_id: forms.prove for invariant_id, forms in INVARIANT_FORMS.items()}
 
 
 # -- gaps
@@ -408,42 +455,10 @@ def _snapshot(engine: Engine) -> _Snapshot:
 
 def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: Engine, event: Any) -> str | None:
     """Whether this concrete step (from ``before`` by ``event`` to the engine's state) breaks the invariant."""
-    from referee import events as ev
-
     state = engine.state
-    rules = engine.rules
     if not state.hands or state.phase not in (PLAYING, ROUND_OVER, GAME_OVER) or not state.players:
         return None
-    if invariant_id == "cards.conservation":
-        total = state.card_count()
-        if total != cards:
-            return f"{total} cards in play, not {cards}"
-    colourless = state.choose_by is None and state.colour not in rules.side_colours[state.side]
-    if invariant_id == "colour.of-side" and state.phase == PLAYING and colourless:
-        return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
-    if invariant_id == "faces.playable" and state.phase == PLAYING and state.hands:
-        never = _stranded(rules)
-        held = sorted(card.faces[state.side].token for card in state.hands[state.turn] if card.faces[state.side] in never)
-        if held:
-            return f"{state.players[state.turn]} holds {held[0]}, which no top card and no colour in play ever lets be played"
-    if invariant_id == "discard.has-top" and state.phase == PLAYING and not state.discard_pile:
-        return "the discard pile has no top card"
-    result = state.last_result
-    if invariant_id == "score.bounds" and result is not None and (min(state.totals) < 0 or (result.points or 0) < 0):
-        return f"negative score: totals {state.totals}"
-    if before is None:
-        return None
-    flipped = isinstance(event, ev.Play) and state.side != before.side and state.full_mode
-    # The Flip just played joins the discard pile before it turns over: it ends at the bottom, below the old pile reversed.
-    reversed_both = state.draw_pile == before.draw_pile[::-1] and state.discard_pile[1:] == before.discard_pile[::-1]
-    if invariant_id == "flip.order" and flipped and not reversed_both:
-        return "a flip did not reverse both piles"
-    if invariant_id == "penalty.into-hand" and isinstance(event, ev.Draw):
-        seat = state.seat[event.player]
-        taken = len(before.draw_pile) - len(state.draw_pile) if state.full_mode else len(event.cards)
-        if state.hand_sizes[seat] - before.hand_sizes[seat] != taken:
-            return f"{event.player} drew {taken} cards but their hand grew by {state.hand_sizes[seat] - before.hand_sizes[seat]}"
-    return None
+    return INVARIANT_FORMS[invariant_id].concrete(engine, cards, before, event)
 
 
 _STRANDED: dict[int, frozenset[Any]] = {}
