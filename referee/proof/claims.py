@@ -46,7 +46,7 @@ SIDES = ("light", "dark")
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
-TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size"})
+TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
 DECK_KEYS = frozenset({"cards", "sides", "pairing"})
 CLAIM_KEYS = frozenset({"id", "statement", "source", "if", *FORMS})
 
@@ -210,7 +210,10 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
         return {key: reader.choice(entries.get(key), key, where, ("true", "false")) == "true" for key in MATCHING_KEYS}
     if form == "table":
         reader.keys(node, TABLE_KEYS, set(), "a table claim")
-        return {key: reader.number(value, key, where) for key, value in entries.items()}
+        return {
+            key: reader.choice(value, key, where, SIDES) if key == "start-side" else reader.number(value, key, where)
+            for key, value in entries.items()
+        }
     reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
     figures: dict[str, Any] = {"cards": reader.number(entries.get("cards"), "cards", where)}
     sides = entries.get("sides")
@@ -487,6 +490,8 @@ def table_problem(claim: Claim, rules: Rules) -> str | None:
         return f"the spec is for at least {spec.min_players} players, not {figures['min-players']}"
     if "max-players" in figures and spec.max_players != figures["max-players"]:
         return f"the spec is for at most {spec.max_players} players, not {figures['max-players']}"
+    if "start-side" in figures and SIDES[spec.start_side] != figures["start-side"]:
+        return f"a round starts on the {SIDES[spec.start_side]} side, not the {figures['start-side']} side"
     return None
 
 
@@ -516,6 +521,9 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         return None
     n = len(state.players)
     figures = claim.figures
+    wrong_side = "start-side" in figures and SIDES[state.side] != figures["start-side"]
+    if claim.form == "table" and isinstance(event, ev.Round) and wrong_side:
+        return f"round {state.round_number} starts on the {SIDES[state.side]} side, not the {figures['start-side']} side"
     if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
         size = figures.get("hand-size")
         if size is not None and any(hand != size for hand in state.hand_sizes):
@@ -550,6 +558,9 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         if result.points != total:
             return f"{result.winner} scored {result.points} for the round; the rulebook's values give {total}"
     if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+        start_side = rules.spec.start_side
+        if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):
+            return f"cards are turned up on the {SIDES[start_side]} side, where there is no {figures['kind']}: it never starts a round"
         start_card = state.discard_pile[0] if len(state.discard_pile) == 1 else None
         kind = start_card.faces[rules.spec.start_side].kind if start_card is not None else None
         if kind != figures["kind"]:

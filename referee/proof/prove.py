@@ -649,17 +649,20 @@ def prove_claims(
 
 def _claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for: list[int]) -> str | None:
     """A game log showing the claim broken: a simulated game, or for the player range the table the spec turns away."""
-    if claim.form == "table" and "hand-size" not in claim.figures:
+    figures = claim.figures
+    if claim.form == "table" and ("min-players" in figures or "max-players" in figures):
         spec = rules.spec
-        wanted = claim.figures.get("min-players", 2) if spec.min_players > claim.figures.get("min-players", 2) else None
-        if wanted is None and spec.max_players < claim.figures.get("max-players", spec.max_players):
-            wanted = claim.figures["max-players"]
-        if wanted is None:
+        low, high = figures.get("min-players", spec.min_players), figures.get("max-players", spec.max_players)
+        if spec.min_players > low or spec.max_players < high:  # a table the rulebook allows, turned away
+            wanted, verdict = (low if spec.min_players > low else high), "the spec turns the table away (bad-setup at line 3)"
+        elif spec.max_players > high or spec.min_players < low:  # a table the rulebook does not allow, accepted
+            wanted, verdict = (high + 1 if spec.max_players > high else low - 1), "the spec accepts it"
+        else:
             return None
         names = " ".join(f"Player{index + 1}" for index in range(wanted))
         return (
-            f"# counterexample to {claim.id}: the rulebook allows {wanted} players; the spec turns the table away\n"
-            f"# replay: referee check --spec {spec_path} THIS-LOG  (bad-setup at line 3)\n"
+            f"# counterexample to {claim.id}: the rulebook is for {low} to {high} players; a table of {wanted}: {verdict}\n"
+            f"# replay: referee check --spec {spec_path} THIS-LOG\n"
             f"players {names}\nround 1\ndealer Player1\n"
         )
     counts = tuple(n for n in refuted_for if 2 <= n <= 6) or (2, 3, 4)
