@@ -15,9 +15,9 @@ from typing import Any
 
 from referee import events as ev
 from referee.engine import PLAYING, Dispute, Engine, Penalty
-from referee.errors import InputError
+from referee.errors import InputError, ReportedError
 from referee.inputs import LogSource
-from referee.replay import Replay, read_problem
+from referee.replay import Replay
 from referee.verdicts import Diagnostic
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
@@ -233,20 +233,9 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
         source.display, source.base_dir, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES, record_disputes=True
     )
     try:
-        stream = source.open()
-    except InputError as error:
+        verdict = replay.run_source(source)
+    except (InputError, ReportedError) as error:
         result["input_error"] = error.render()
-        return result
-    try:
-        verdict = replay.run(stream)
-    except OSError as error:
-        result["input_error"] = f"{source.display}: error: cannot read: {read_problem(source, error)}"
-        return result
-    finally:
-        if source.path is not None:
-            stream.close()
-    if verdict.input_error is not None:
-        result["input_error"] = verdict.input_error
         return result
     errors = [error for error in verdict.errors if error.code not in INVALID_DISPUTES]
     if errors:

@@ -15,11 +15,11 @@ from referee import events as ev
 from referee.cards import Card
 from referee.compiler import Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine, Reject
-from referee.errors import InputError, Position, ReportedError, UsageError
+from referee.errors import InputError, Position, UsageError
 from referee.inputs import LogSource
 from referee.log_reader import LogReader
 from referee.log_writer import format_event
-from referee.replay import Replay, read_problem
+from referee.replay import Replay
 from referee.spec_model import Rule, ruling_text
 from referee.verdicts import Diagnostic
 
@@ -220,16 +220,7 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
         raise UsageError("a line number is at least 1")
     event_from_move = parse_move(move, line) if move is not None else None
     replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line)
-    stream = source.open()
-    try:
-        verdict = replay.run(stream)
-    except OSError as error:
-        raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
-    finally:
-        if source.path is not None:
-            stream.close()
-    if verdict.input_error is not None:
-        raise ReportedError(verdict.input_error)
+    verdict = replay.run_source(source)
     if line > replay.reader.lines + (1 if move is not None else 0):
         lines = replay.reader.lines
         raise InputError(f"line {line} is past the end: the log has {lines} line{'s' if lines != 1 else ''}", Position(source.display))

@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 from referee import events as ev
 from referee.compiler import Rules, load_rules
 from referee.engine import Engine
-from referee.errors import InputError, Position, SpecError, escape
+from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
 from referee.log_reader import LogReader
 from referee.spec_model import resolve_spec
@@ -59,6 +59,23 @@ class Replay:
         self.verdict = FileVerdict(path=display_path)
         self.reader = LogReader()
         self.stopped_event: ev.Event | None = None
+
+    def run_source(self, source: LogSource) -> FileVerdict:
+        """Replay a log file or standard input; a log that cannot be read, or whose spec is invalid, raises.
+
+        ``InputError`` for a read failure, ``ReportedError`` (already rendered) for an unusable spec.
+        """
+        stream = source.open()
+        try:
+            verdict = self.run(stream)
+        except OSError as error:
+            raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
+        finally:
+            if source.path is not None:
+                stream.close()
+        if verdict.input_error is not None:
+            raise ReportedError(verdict.input_error)
+        return verdict
 
     def run(self, stream: BinaryIO) -> FileVerdict:
         verdict = self.verdict

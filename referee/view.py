@@ -17,7 +17,7 @@ from typing import Any
 from referee import events as ev
 from referee.adjudicate import adjudicate
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
-from referee.errors import InputError, Position, ReportedError
+from referee.errors import InputError, Position
 from referee.explain import explain
 from referee.inputs import LogSource
 from referee.replay import Replay, read_problem
@@ -108,16 +108,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         previous = current
 
     replay = Replay(source.display, source.base_dir, spec_override, after_event=after)
-    stream = source.open()
-    try:
-        verdict = replay.run(stream)
-    except OSError as error:
-        raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
-    finally:
-        if source.path is not None:
-            stream.close()
-    if verdict.input_error is not None:
-        raise ReportedError(verdict.input_error)
+    verdict = replay.run_source(source)
     if replay.engine is not None and not players:
         players = list(replay.engine.state.players)
     errors = [{"line": e.line, "code": e.code, "message": e.message, "rule": e.rule} for e in verdict.errors]

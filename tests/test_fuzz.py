@@ -207,10 +207,10 @@ def _run_command(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> No
         assert err.strip(), arguments
 
 
-def test_fuzz_command_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def _fuzz_command_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str], budget: int) -> None:
     files = _make_files(tmp_path)
 
-    @_budget(QUICK * 2)
+    @_budget(budget)
     @given(_command_lines(files))
     def run(arguments: list[str]) -> None:
         _run_command(arguments, capsys)
@@ -222,26 +222,16 @@ def test_fuzz_command_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         run()
     finally:
         os.chdir(old)
-    assert RUNS["command lines"] - before >= 50  # the budget really ran
+    assert RUNS["command lines"] - before >= min(50, budget)  # the budget really ran
+
+
+def test_fuzz_command_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _fuzz_command_lines(tmp_path, capsys, QUICK * 2)
 
 
 @pytest.mark.slow
 def test_fuzz_command_lines_long(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    files = _make_files(tmp_path)
-
-    @_budget(SLOW)
-    @given(_command_lines(files))
-    def run(arguments: list[str]) -> None:
-        _run_command(arguments, capsys)
-
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    before = RUNS.get("command lines", 0)
-    try:
-        run()
-    finally:
-        os.chdir(old)
-    assert RUNS["command lines"] - before >= 50  # the budget really ran
+    _fuzz_command_lines(tmp_path, capsys, SLOW)
 
 
 # -- signals: Ctrl-C at a random moment of a random long command is exit 130 and silence

@@ -44,37 +44,30 @@ def render_text(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _outcome_json(outcome: Any, with_source: bool = False) -> dict[str, Any]:
+    """An invariant or claim as JSON; a claim adds where the rulebook says it."""
+    data = {
+        "id": outcome.id,
+        "status": outcome.status,
+        "players": outcome.players,
+        "seconds": round(outcome.seconds, 4),
+        "counterexample": outcome.counterexample,
+        "refuted_for": outcome.refuted_for,
+        "detail": outcome.detail or None,
+    }
+    if with_source:
+        data["source"] = outcome.source
+    return data
+
+
 def render_json(results: list[dict[str, Any]]) -> str:
     data = {
         "specs": [
             {
                 "spec": result["spec"],
                 "seconds": round(result.get("seconds", 0.0), 4),
-                "invariants": [
-                    {
-                        "id": o.id,
-                        "status": o.status,
-                        "players": o.players,
-                        "seconds": round(o.seconds, 4),
-                        "counterexample": o.counterexample,
-                        "refuted_for": o.refuted_for,
-                        "detail": o.detail or None,
-                    }
-                    for o in result["invariants"]
-                ],
-                "claims": [
-                    {
-                        "id": o.id,
-                        "status": o.status,
-                        "players": o.players,
-                        "seconds": round(o.seconds, 4),
-                        "counterexample": o.counterexample,
-                        "refuted_for": o.refuted_for,
-                        "detail": o.detail or None,
-                        "source": o.source,
-                    }
-                    for o in result.get("claims", [])
-                ],
+                "invariants": [_outcome_json(o) for o in result["invariants"]],
+                "claims": [_outcome_json(o, with_source=True) for o in result.get("claims", [])],
                 "gaps": [
                     {
                         "id": g["id"],
