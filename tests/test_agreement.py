@@ -280,12 +280,38 @@ def test_engine_and_z3_agree_on_10000_transitions() -> None:
 VARIANTS = sorted((Path(__file__).resolve().parent / "broken_specs").glob("*.yaml"))
 VARIANTS += sorted((Path(__file__).resolve().parent / "harmless_specs").glob("*.yaml"))
 
+# Every value of every option and every effect setting, one spec each over the official one: the matrix of branches.
+MATRIX = {
+    "start-colour-chooser-dealer": "options:\n  start-colour-chooser: {value: dealer}\n",
+    "flip-colour-chooser-flipper": "options:\n  flip-colour-chooser: {value: player-who-flipped}\n",
+    "flip-colour-chooser-nobody": "options:\n  flip-colour-chooser: {value: nobody}\n",
+    "reshuffle-take-all": "options:\n  reshuffle: {value: take-all}\n",
+    "two-player-reverse-reverse": "options:\n  two-player-reverse: {value: reverse}\n",
+    "scoring-own-hand": "options:\n  scoring: {value: own-hand-lowest-wins}\n",
+    "dealer-rotation-right": "options:\n  dealer-rotation: {value: right}\n",
+    "stacking": "options:\n  stacking: {value: [draw-one, draw-five]}\n",
+    "flip-keeps-draw-pile": "kinds:\n  flip: {effects: [{flip: {draw-pile: keep}}]}\n",
+    "flip-keeps-discard-pile": "kinds:\n  flip: {effects: [{flip: {discard-pile: keep}}]}\n",
+    "flip-keeps-both": "kinds:\n  flip: {effects: [{flip: {draw-pile: keep, discard-pile: keep}}]}\n",
+    "draw-one-into-discard": "kinds:\n  draw-one: {effects: [{next-player-draws: {count: 1, into: discard-pile}}]}\n",
+    "skip-two": "kinds:\n  skip: {effects: [{skip: 2}]}\n",
+    "start-skip-applies-reverse": "kinds:\n  skip: {at-start: [reverse, dealer-first, apply-effects]}\n",
+}
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", VARIANTS, ids=lambda spec: spec.stem)
 def test_engine_and_z3_agree_on_every_variant(spec: Path) -> None:
     """Broken or not, a spec compiles to one engine and one model: they must agree on its every branch and option."""
     assert _agree([spec], 300) >= 300
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(MATRIX))
+def test_engine_and_z3_agree_on_every_option_value_and_effect_setting(name: str, tmp_path: Path) -> None:
+    spec = tmp_path / f"{name}.yaml"
+    spec.write_text(f"format: referee-spec/1\nname: matrix-{name}\nextends: {SPECS / 'uno-flip.yaml'}\n{MATRIX[name]}")
+    assert _agree([spec], 600) >= 600
 
 
 def _mutated(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
@@ -319,10 +345,48 @@ def _mutated(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
 
         monkeypatch.setattr(Model, "play", play)
 
+    elif name == "reshuffle keeps the top":
+        monkeypatch.setattr(Model, "reshuffle", _reshuffle_inverted)
+    elif name == "flip keeps the side":
+        real_flip_play = Model.play
+
+        def play_without_flip(self: Model, pre: State, post: State, seat: Any, face_rules: Any, *rest: Any) -> Any:
+            from dataclasses import replace
+
+            return real_flip_play(self, pre, post, seat, replace(face_rules, flip=False) if face_rules.flip else face_rules, *rest)
+
+        monkeypatch.setattr(Model, "play", play_without_flip)
+    elif name == "penalty into the discard pile":
+        real_draw = Model.draw
+
+        def draw(self: Model, pre: State, post: State, seat: Any, count: Any, penalty: bool, into_discard: bool, *rest: Any) -> Any:
+            return real_draw(self, pre, post, seat, count, penalty, penalty or into_discard, *rest)
+
+        monkeypatch.setattr(Model, "draw", draw)
+
+
+_REAL_RESHUFFLE = Model.reshuffle
+
+
+def _reshuffle_inverted(self: Model, pre: State, post: State, *rest: Any) -> Any:
+    """The model's reshuffle with the spec's keep-top setting inverted."""
+    from dataclasses import replace
+
+    real_rules = self.rules
+    self.rules = replace(real_rules, reshuffle_keeps_top=not real_rules.reshuffle_keeps_top)
+    try:
+        return _REAL_RESHUFFLE(self, pre, post, *rest)
+    finally:
+        self.rules = real_rules
+
+
+MUTATIONS = ["penalty amount", "dealer first", "two-player reverse", "reshuffle keeps the top", "flip keeps the side"]
+MUTATIONS += ["penalty into the discard pile"]
+
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mutation", ["penalty amount", "dealer first", "two-player reverse"])
+@pytest.mark.parametrize("mutation", MUTATIONS)
 def test_a_mutated_model_branch_is_caught(monkeypatch: pytest.MonkeyPatch, mutation: str) -> None:
     _mutated(monkeypatch, mutation)
     with pytest.raises(AssertionError):
-        _agree([SPECS / "uno-flip.yaml"], 3000)
+        _agree([SPECS / "uno-flip.yaml"], 10_000)
