@@ -145,7 +145,7 @@ def one_log(argument: str) -> LogSource:
     path = Path(argument)
     try:
         if path.is_dir():
-            raise UsageError(f"{escape(argument)} is a folder; explain reads one log (a file or -)")
+            raise UsageError(f"{escape(argument)} is a folder; give one log (a file or -)")
     except OSError:
         pass
     return LogSource(escape(argument), path)
