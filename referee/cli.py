@@ -74,7 +74,8 @@ def main(debug: bool) -> None:
       referee rules play.match            # what a rule says, and its source
       referee explain game.log:17         # the state at line 17, and why its move is (not) legal
       referee adjudicate game.log         # rulings on every challenge and UNO catch
-      referee prove                       # Z3 proofs of the invariants of every shipped spec
+      referee view game.log               # a replay page to step through: game.html
+      referee prove                       # Z3 proofs of the claims and invariants of every shipped spec
     """
     global _DEBUG
     _DEBUG = debug
@@ -435,14 +436,16 @@ def prove(
     junit_path: Path | None,
     timeout_ms: int,
 ) -> None:
-    """Prove the rules' invariants with Z3, and look for gaps in the rules.
+    """Prove what the rulebook says (claims) and the rules' invariants with Z3; look for gaps.
 
-    Every invariant of specs/invariants.yml is proved by induction over the
-    transition relation compiled from the spec (or asked directly of the
-    spec's data), for every player count of the spec's range. A refuted
-    invariant comes with the shortest counterexample found, as a game log that
-    'referee check --spec SPEC' replays to the violating state. A timeout or
-    an 'unknown' from the solver is reported as unknown, never as proved.
+    Every claim of the game (specs/claims/GAME.yml, and those a house spec
+    restates) states the rulebook's own figure and is asked of the transition
+    relation and deal compiled from the spec, or enumerated case by case; every
+    invariant of specs/invariants.yml is proved by induction; all for every
+    player count of the spec's range. Anything refuted comes with the shortest
+    counterexample found, as a game log that 'referee check --spec SPEC'
+    replays to the violating step. A timeout or an 'unknown' from the solver
+    is reported as unknown, never as proved.
 
     \b
     Exit status: 0 all proved, 1 something refuted, 2 bad input, 3 inconclusive.
