@@ -274,3 +274,27 @@ def test_fuzz_signals_long(tmp_path: Path) -> None:
     chooser = random.Random(2026)
     for _ in range(60):
         _interrupt(chooser.choice(_LONG_COMMANDS), chooser.uniform(0.05, 2.5), tmp_path)
+
+
+# -- prove on mutated specs: a refutation, a proof or a spec error with a position, never a crash
+
+
+def _prove_mutated(text: str, folder: Path) -> None:
+    from referee.proof.prove import load_invariants, prove_spec
+
+    path = folder / "fuzz.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        result = prove_spec(path, load_invariants(), players=(2, 3), timeout_ms=2000, counterexamples=random.Random(text).random() < 0.1)
+    except SpecError as error:
+        assert error.problems
+        return
+    for outcome in [*result["invariants"], *result["claims"]]:
+        assert outcome.status in ("proved", "refuted", "unknown")
+
+
+@pytest.mark.slow
+@_budget(SLOW // 6)
+@given(_spec_texts())
+def test_fuzz_prove_long(tmp_path_factory: pytest.TempPathFactory, text: str) -> None:
+    _prove_mutated(text, tmp_path_factory.mktemp("prove"))
