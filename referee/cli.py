@@ -109,7 +109,7 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
     from referee.report import render_file_text, render_json, summary
 
     if spec_path is not None:
-        _load_spec_or_exit(spec_path)
+        _load_rules(spec_path)
     verdicts = []
     for source in expand_logs(logs):
         verdict = check_source(source, spec_path)
@@ -126,7 +126,8 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
     raise SystemExit(errors.EXIT_FINDINGS if any(verdict.errors for verdict in verdicts) else errors.EXIT_CLEAN)
 
 
-def _load_spec_or_exit(spec_path: Path) -> Any:
+def _load_rules(spec_path: Path) -> Any:
+    """A spec's compiled rules; an invalid spec raises ``SpecError`` (exit 2) before any work is done."""
     from referee.compiler import load_rules
 
     return load_rules(spec_path)
@@ -175,6 +176,7 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
     from referee.compiler import load_rules
     from referee.inputs import prepare_output_folder
     from referee.log_writer import write_output_file
+    from referee.replay import DEFAULT_SPEC
     from referee.simulate import simulate_game
     from referee.spec_model import shipped_spec_path
 
@@ -190,9 +192,9 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
         )
     if games > 1 and out_dir is None:
         raise click.UsageError(f"{games} games need --out DIR (one file per game); standard output takes one game")
-    spec_line = None
-    if spec.name != "uno-flip" or shipped_spec_path(spec.name) != spec_path:
-        spec_line = spec.name if shipped_spec_path(spec.name) == spec_path else str(spec_path.resolve())
+    # The log names its spec: nothing for the default, a shipped name, or else the file's absolute path.
+    shipped = shipped_spec_path(spec.name) == spec_path
+    spec_line = None if shipped and spec.name == DEFAULT_SPEC else spec.name if shipped else str(spec_path.resolve())
     if out_dir is not None:
         prepare_output_folder(out_dir)
     progress = out_dir is not None and games > 1 and sys.stderr is not None and sys.stderr.isatty()
@@ -245,7 +247,7 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
     log_argument, number = log_and_line(target, line)
     source = one_log(log_argument)
     if spec_path is not None:
-        _load_spec_or_exit(spec_path)
+        _load_rules(spec_path)
     result = explain_line(source, number, move, spec_path)
     if output_format == "json":
         click.echo(json.dumps(result, indent=1, ensure_ascii=False))
@@ -275,7 +277,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
     """
     from referee.explain import rule_data
 
-    compiled = _load_spec_or_exit(spec_path)
+    compiled = _load_rules(spec_path)
     spec = compiled.spec
     chosen = list(spec.rules)
     if rule_id is not None:
@@ -334,7 +336,7 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     from referee.inputs import expand_logs
 
     if spec_path is not None:
-        _load_spec_or_exit(spec_path)
+        _load_rules(spec_path)
     results = []
     for source in expand_logs(logs):
         result = adjudicate_log(source, spec_path)
@@ -376,9 +378,10 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
       referee view game.log --line 412 --out /tmp/why.html
       cat game.log | referee view - --out game.html
     """
+    import shutil
     import tempfile
 
-    from referee.inputs import LogSource, display_name, one_log, spooled_stdin
+    from referee.inputs import LogSource, display_name, one_log, stdin_stream
     from referee.log_writer import write_output_file
     from referee.view import page_data, render_page
 
@@ -391,11 +394,12 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
 
     check_output_path(out_path)
     if spec_path is not None:
-        _load_spec_or_exit(spec_path)
+        _load_rules(spec_path)
     if source.path is None:  # the page reads the log three times (replay, explain, adjudicate): keep standard input
-        with spooled_stdin() as spool, tempfile.TemporaryDirectory() as folder:
+        with tempfile.TemporaryDirectory() as folder:
             copy = Path(folder) / "stdin.log"
-            copy.write_bytes(spool.read())
+            with copy.open("wb") as target:
+                shutil.copyfileobj(stdin_stream(), target)
             data = page_data(LogSource("-", copy, base=Path.cwd()), spec_path)
     else:
         data = page_data(source, spec_path)
@@ -470,7 +474,7 @@ def prove(
         if name == "":
             raise click.UsageError("an empty name names no spec")
         paths.append(resolve_spec(name, None))
-    loaded = [_load_spec_or_exit(path) for path in paths]
+    loaded = [_load_rules(path) for path in paths]
     for compiled in loaded:
         spec = compiled.spec
         if players is not None and not spec.min_players <= players <= spec.max_players:

@@ -51,7 +51,7 @@ def _escape_char(ch: str) -> str:
     code = ord(ch)
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
         return f"\\x{code - 0xDC00:02x}"
-    return repr(ch)[1:-1] if ch != "'" else ch
+    return repr(ch)[1:-1]
 
 
 class RefereeError(Exception):

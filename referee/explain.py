@@ -55,10 +55,9 @@ def parse_move(text: str, line: int) -> ev.Event:
     return event
 
 
-def rule_data(rule: Rule, rules: Rules | Engine) -> dict[str, Any]:
+def rule_data(rule: Rule, rules: Rules) -> dict[str, Any]:
     """A rule as ``rules``, ``explain`` and ``adjudicate`` show it; the summary has the option values in force."""
-    compiled = rules.rules if isinstance(rules, Engine) else rules
-    spec = compiled.spec
+    spec = rules.spec
     return {
         "id": rule.id,
         "summary": rule.summary,
@@ -258,19 +257,19 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     if diagnostic is not None:
         result["code"] = diagnostic.code
         result["message"] = diagnostic.message
-        result["rule"] = rule_data(rules.rules_by_id[diagnostic.rule], engine)
+        result["rule"] = rule_data(rules.rules_by_id[diagnostic.rule], rules)
     else:
         check = _EVENT_CHECK.get(type(event), "turn")
         if isinstance(event, ev.Draw):
             owner = engine.state.penalties[0].player if engine.state.penalties else None
             check = "penalty" if owner is not None and engine.state.players[owner] == event.player else "turn-draw"
-        result["rule"] = rule_data(rules.check_rules[check], engine)
+        result["rule"] = rule_data(rules.check_rules[check], rules)
     if isinstance(event, ev.Play) and seat is not None and engine.state.hands:
         card = _played_card(engine, seat, event.card)
         if card is not None:
             face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
             if face_rule is not None and face_rule.id != result["rule"]["id"]:
-                result["card_rule"] = rule_data(face_rule, engine)
+                result["card_rule"] = rule_data(face_rule, rules)
     player = getattr(event, "player", None)
     if player is not None:
         result["alternatives"] = alternatives(engine, player)

@@ -9,10 +9,8 @@ are shown, and bytes that are not UTF-8 are written as ``\\xNN``.
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,8 +19,6 @@ from typing import BinaryIO
 from referee.errors import InputError, Position, UsageError, escape
 
 STDIN = "-"
-# Standard input is spooled to memory up to this size, then to a temporary file (bounded memory).
-SPOOL_BYTES = 8 * 1024 * 1024
 
 
 def display_name(name: str) -> str:
@@ -69,19 +65,6 @@ def stdin_stream() -> BinaryIO:
     if stream is None or getattr(stream, "buffer", None) is None:
         raise InputError("cannot read: standard input is closed", Position(STDIN))
     return stream.buffer
-
-
-def spooled_stdin() -> BinaryIO:
-    """Standard input copied to a seekable spool (memory up to ``SPOOL_BYTES``, then disk)."""
-    source = stdin_stream()
-    spool = tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115 - the caller closes it
-    try:
-        shutil.copyfileobj(source, spool)
-    except OSError as error:
-        spool.close()
-        raise InputError(f"cannot read: {error.strerror or error}", Position(STDIN)) from None
-    spool.seek(0)
-    return spool  # type: ignore[return-value]
 
 
 def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:

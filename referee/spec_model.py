@@ -9,6 +9,7 @@ where a near name exists, a "did you mean". A house-rule spec may say
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -133,9 +134,7 @@ class Citation:
         return f"{source.title} ({source.publisher}), {self.section}"
 
 
-_RULINGS: dict[int, str] | None = None
-
-
+@functools.cache
 def rulings() -> dict[int, tuple[str, str]]:
     """The project's rulings (``specs/rulings.yml``): number -> (topic, text)."""
     tree = load_text_resource("rulings.yml")
@@ -152,10 +151,7 @@ def rulings() -> dict[int, tuple[str, str]]:
 
 def ruling_text(number: int) -> str:
     """The text of ruling ``number`` ("" for a number the project has not ruled on)."""
-    global _RULINGS
-    if _RULINGS is None:
-        _RULINGS = {key: text for key, (_, text) in rulings().items()}
-    return _RULINGS.get(number, "")
+    return rulings().get(number, ("", ""))[1]
 
 
 def load_text_resource(name: str) -> Mapping:

@@ -24,7 +24,9 @@ until a step breaks the claim, and that game is the counterexample log.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -246,24 +248,28 @@ def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
 def game_claims(rules: Rules) -> list[Claim]:
     """The claims in force for a spec: its game's claims file, with the spec's own restated claims replacing them by id."""
     spec = rules.spec
-    claims: dict[str, Claim] = {}
-    entry = resources.files("referee.specs").joinpath("claims", f"{spec.game}.yml")
-    if entry.is_file():
-        path = Path(str(entry))
-        tree = load_file(path)
-        format_node = tree.entries.get("format")
-        if not isinstance(format_node, Scalar) or format_node.value != FORMAT:
-            raise SpecError([(tree.position, f"a claims file starts with format: {FORMAT}")])
-        sources = _sources(tree.entries.get("sources"))
-        items = tree.entries.get("claims")
-        for claim in read_claims(items if isinstance(items, Sequence) else None, str(path), sources):
-            claims[claim.id] = claim
+    claims = {claim.id: claim for claim in _file_claims(spec.game)}
     own = spec.claims
     if own is not None:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
         for claim in read_claims(own, spec.path, sources):
             claims[claim.id] = claim
     return list(claims.values())
+
+
+@functools.cache
+def _file_claims(game: str) -> tuple[Claim, ...]:
+    """The claims of a game's file (``specs/claims/GAME.yml``), read once per process; none when there is no file."""
+    entry = resources.files("referee.specs").joinpath("claims", f"{game}.yml")
+    if not entry.is_file():
+        return ()
+    path = Path(str(entry))
+    tree = load_file(path)
+    format_node = tree.entries.get("format")
+    if not isinstance(format_node, Scalar) or format_node.value != FORMAT:
+        raise SpecError([(tree.position, f"a claims file starts with format: {FORMAT}")])
+    items = tree.entries.get("claims")
+    return tuple(read_claims(items if isinstance(items, Sequence) else None, str(path), _sources(tree.entries.get("sources"))))
 
 
 def _sources(node: Node | None) -> dict[str, tuple[str, str]]:
@@ -373,8 +379,6 @@ def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[
         else:
             expected += [z3.Or(state.pending, model.in_side(state.colour, state.side))]
         check.add(dealt, z3.Not(z3.And(*expected)))
-        never = solver(timeout_ms)  # the claim speaks of this start card: it must be able to start a round
-        never.add(z3.Not(dealt))
         questions.append(check)
     return questions
 
@@ -419,24 +423,28 @@ def points_problem(claim: Claim, rules: Rules) -> str | None:
     return None
 
 
-def matching_problem(claim: Claim, rules: Rules) -> str | None:
-    """Every face against every top face of its side under every colour: does the engine's matching say what the claim says?"""
-    figures = claim.figures
+def match_cases(rules: Rules) -> Iterator[tuple[Face, Face, str, bool]]:
+    """Every face against every top face of its side under every colour it can have: (face, top, colour, the
+    engine's own verdict). Finite, so a question about matching is answered by going through all of it."""
     engine = Engine(rules)
     state = engine.state
     for side in (0, 1):
-        faces = sorted({card.faces[side] for card in rules.deck}, key=lambda face: face.token)
+        tops = {card.faces[side]: card for card in sorted(rules.deck, key=lambda card: card.token)}
+        faces = sorted(tops, key=lambda face: face.token)
         for top in faces:
-            colours = [top.colour] if top.colour is not None else sorted(rules.side_colours[side])
-            for colour in colours:
-                state.discard_pile = [next(card for card in rules.deck if card.faces[side] == top)]
-                state.side = side
-                state.colour = colour
+            for colour in [top.colour] if top.colour is not None else sorted(rules.side_colours[side]):
+                state.discard_pile, state.side, state.colour = [tops[top]], side, colour
                 for face in faces:
-                    expected = _claimed_match(figures, face, top, colour)
-                    if engine.matches(face) != expected:
-                        verb = "may" if expected else "may not"
-                        return f"{face.token} {verb} be played on {top.token} (colour in play {colour}), but the spec says otherwise"
+                    yield face, top, colour, engine.matches(face)
+
+
+def matching_problem(claim: Claim, rules: Rules) -> str | None:
+    """Every face against every top face of its side under every colour: does the engine's matching say what the claim says?"""
+    for face, top, colour, matches in match_cases(rules):
+        expected = _claimed_match(claim.figures, face, top, colour)
+        if matches != expected:
+            verb = "may" if expected else "may not"
+            return f"{face.token} {verb} be played on {top.token} (colour in play {colour}), but the spec says otherwise"
     return None
 
 

@@ -461,28 +461,20 @@ def violation(invariant_id: str, cards: int, before: _Snapshot | None, engine: E
     return INVARIANT_FORMS[invariant_id].concrete(engine, cards, before, event)
 
 
-_STRANDED: dict[int, frozenset[Any]] = {}
+_STRANDED: dict[tuple[Any, ...], frozenset[Any]] = {}
 
 
 def _stranded(rules: Rules) -> frozenset[Any]:
-    """The faces that the engine's matching lets be played on no top face of their side under any colour."""
-    key = id(rules)
+    """The faces that the engine's matching lets be played on no top face of their side under any colour.
+
+    Cached by what matching reads (the matching flags, the deck's faces, the colours), not by object identity.
+    """
+    from referee.proof.claims import match_cases
+
+    key = (rules.spec.matching, frozenset(rules.deck), rules.side_colours)
     if key not in _STRANDED:
-        engine = Engine(rules)
-        state = engine.state
-        never = set()
-        for side in (0, 1):
-            faces = {card.faces[side] for card in rules.deck}
-            tops = {card.faces[side]: card for card in rules.deck}
-            for face in faces:
-                playable = False
-                for top, card in tops.items():
-                    for colour in [top.colour] if top.colour is not None else sorted(rules.side_colours[side]):
-                        state.discard_pile, state.side, state.colour = [card], side, colour
-                        playable = playable or engine.matches(face)
-                if not playable:
-                    never.add(face)
-        _STRANDED[key] = frozenset(never)
+        playable = {face for face, _, _, matches in match_cases(rules) if matches}
+        _STRANDED[key] = frozenset(card.faces[side] for card in rules.deck for side in (0, 1)) - playable
     return _STRANDED[key]
 
 
@@ -508,7 +500,7 @@ def find_counterexample(
     for seed in range(seeds):
         if time.perf_counter() - started > budget_seconds:
             break
-        current = watch(seed) if watch is not None else _Watch(invariant_id, cards)
+        current = watch(seed) if watch is not None else _invariant_watch(invariant_id, cards)
         simulator = Simulator(rules, counts[seed % len(counts)], seed, "full", max_rounds=3, on_step=current.check)
         simulator.before_step = current.remember
         simulator.optional_header = False
@@ -534,69 +526,60 @@ class _Found(Exception):
 
 
 class _Watch:
-    """Follows one simulated game, stopping it at the first step that breaks the invariant."""
+    """Follows one simulated game, stopping it at the first step that ``judge`` finds broken.
 
-    def __init__(self, invariant_id: str, cards: int) -> None:
-        self.invariant_id = invariant_id
-        self.cards = cards
+    ``remember`` takes what a step is judged against (the state before it); ``judge(before, engine, event)``
+    says what is wrong after the step, or None.
+    """
+
+    def __init__(self, remember: Callable[[Engine], Any], judge: Callable[[Any, Engine, Any], str | None]) -> None:
+        self._remember = remember
+        self._judge = judge
         self.seen: list[Any] = []
-        self.before: _Snapshot | None = None
+        self.before: Any = None
         self.found: list[str] = []
 
     def remember(self, engine: Engine, event: Any) -> None:
-        self.before = _snapshot(engine) if engine.state.hands else None
+        self.before = self._remember(engine)
 
     def check(self, engine: Engine, event: Any) -> None:
         self.seen.append(event)
-        problem = violation(self.invariant_id, self.cards, self.before, engine, event)
+        problem = self._judge(self.before, engine, event)
         if problem:
             self.found.append(problem)
             raise _Found
+
+
+def _invariant_watch(invariant_id: str, cards: int) -> _Watch:
+    return _Watch(
+        lambda engine: _snapshot(engine) if engine.state.hands else None,
+        lambda before, engine, event: violation(invariant_id, cards, before, engine, event),
+    )
+
+
+def _claim_watch(claim: Any, rules: Rules) -> _Watch:
+    from referee.proof import claims
+
+    return _Watch(
+        lambda engine: claims.before(engine) if engine.state.players else None,
+        lambda before, engine, event: claims.violation(claim, rules, before, engine, event),
+    )
 
 
 # -- claims
-
-
-class _ClaimWatch:
-    """Follows one simulated game, stopping it at the first step that breaks the claim."""
-
-    def __init__(self, claim: Any, rules: Rules) -> None:
-        self.claim = claim
-        self.rules = rules
-        self.seen: list[Any] = []
-        self.previous: Any = None
-        self.found: list[str] = []
-
-    def remember(self, engine: Engine, event: Any) -> None:
-        from referee.proof.claims import before
-
-        self.previous = before(engine) if engine.state.players else None
-
-    def check(self, engine: Engine, event: Any) -> None:
-        from referee.proof.claims import violation
-
-        self.seen.append(event)
-        problem = violation(self.claim, self.rules, self.previous, engine, event)
-        if problem:
-            self.found.append(problem)
-            raise _Found
 
 
 def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int], str]:
     """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
     from referee.proof import claims as c
 
-    if claim.form in ("points", "matching", "deck") or (claim.form == "table" and "hand-size" not in claim.figures):
-        problem = {"points": c.points_problem, "matching": c.matching_problem, "deck": c.deck_problem, "table": c.table_problem}[
-            claim.form
-        ](claim, rules)
+    finite = {"points": c.points_problem, "matching": c.matching_problem, "deck": c.deck_problem, "table": c.table_problem}
+    if claim.form in finite:
+        problem = finite[claim.form](claim, rules)
         if problem:
             return "refuted", list(players), problem
-        return "proved", [], "by enumeration of every case against the compiled rules"
-    if claim.form == "table":
-        problem = c.table_problem(claim, rules)
-        if problem:
-            return "refuted", list(players), problem
+        if "hand-size" not in claim.figures:
+            return "proved", [], "by enumeration of every case against the compiled rules"
         status, refuted = _for_each_count(players, lambda n: _answer(c.hand_size_question(claim, rules, n, timeout_ms)))
         return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
     counts = c.counts_for(claim, rules, players)
@@ -666,7 +649,7 @@ def _claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for:
             f"players {names}\nround 1\ndealer Player1\n"
         )
     counts = tuple(n for n in refuted_for if 2 <= n <= 6) or (2, 3, 4)
-    return find_counterexample(rules, claim.id, 0, spec_path, watch=lambda seed: _ClaimWatch(claim, rules), player_counts=counts)
+    return find_counterexample(rules, claim.id, 0, spec_path, watch=lambda seed: _claim_watch(claim, rules), player_counts=counts)
 
 
 # -- the whole run
