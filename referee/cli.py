@@ -117,6 +117,8 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
         if output_format == "text":
             for line in render_file_text(verdict, quiet):
                 click.echo(line, err=verdict.input_error is not None)
+        elif verdict.input_error is not None:  # also in the JSON; standard error says why the exit code is 2
+            click.echo(errors.escape(verdict.input_error), err=True)
     if output_format == "json":
         click.echo(render_json(verdicts))
     elif not quiet:
@@ -344,6 +346,8 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
         if output_format == "text":
             for text in render_text(result):
                 click.echo(errors.escape(text), err=result["input_error"] is not None)
+        elif result["input_error"] is not None:  # also in the JSON; standard error says why the exit code is 2
+            click.echo(errors.escape(result["input_error"]), err=True)
     if output_format == "json":
         click.echo(json.dumps({"files": results}, indent=1, ensure_ascii=False))
     if any(result["input_error"] is not None for result in results):

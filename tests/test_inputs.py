@@ -230,3 +230,13 @@ def test_simulate_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
     assert process.returncode == 0 and b"3/3 games written" in seen
     piped = subprocess.run([*args, str(tmp_path / "pipe")], capture_output=True, timeout=60)
     assert piped.returncode == 0 and piped.stderr == b"" and piped.stdout.startswith(b"wrote 3 games to ")
+
+
+@pytest.mark.parametrize("command", ["check", "adjudicate"])
+def test_an_unreadable_log_in_json_mode_is_also_said_on_standard_error(command: str, tmp_path: Path) -> None:
+    """Found by the command-line fuzzer: exit 2 with the reason only inside the JSON."""
+    result = referee(command, "--format", "json", str(tmp_path / "nope.log"), str(ILLEGAL))
+    assert result.returncode == 2
+    assert result.stderr.decode().strip() == f"{tmp_path / 'nope.log'}: error: cannot read: No such file or directory"
+    files = json.loads(result.stdout)["files"]
+    assert files[0]["input_error"] and len(files) == 2
