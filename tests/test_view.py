@@ -146,10 +146,16 @@ def test_step_to_the_error_with_the_keyboard(browser: Any, tmp_path: Path) -> No
 
 
 def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> None:
-    log = SCENARIOS / "games" / "game-full-4p.log"
+    # A long path with no break in it becomes the page's title: it must still fit a phone.
+    deep = tmp_path / ("a-folder-with-a-long-name-and-no-spaces-" * 3) / "another-level-of-tournament-records"
+    deep.mkdir(parents=True)
+    log = deep / "game-full-4p.log"
+    log.write_bytes((SCENARIOS / "games" / "game-full-4p.log").read_bytes())
     opened = _open(browser, log, tmp_path)
     page = opened.page
     assert "valid" in opened.text("#verdict")
+    assert opened.text("#title") == "game-full-4p.log (uno-flip)"
+    assert page.locator("#title").get_attribute("title") == str(log)
     page.keyboard.press("End")
     lines = len(log.read_text(encoding="utf-8").split("\n")) - 1
     assert opened.text("#position") == f"line {lines} of {lines}"
@@ -159,9 +165,11 @@ def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> N
     ends = json.loads(referee("check", "--format", "json", str(log)).stdout)["files"][0]["rounds"]
     assert ends and page.locator("#timeline li.warning").count() >= 1
     opened.shot("view-valid-game")
-    page.set_viewport_size({"width": 390, "height": 844})  # a phone
-    page.wait_for_timeout(100)
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390 + 1
+    for phone in (390, 320):
+        page.set_viewport_size({"width": phone, "height": 844})
+        page.wait_for_timeout(100)
+        assert page.evaluate("document.documentElement.scrollWidth") <= phone + 1
+        assert page.evaluate("document.getElementById('table').scrollWidth") <= phone + 1
     opened.shot("view-valid-game-phone")
     _no_traffic(opened)
 
