@@ -81,19 +81,62 @@ def main(debug: bool) -> None:
     _DEBUG = debug
 
 
+_batch_format_option = click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json", "junit", "sarif", "github"]),
+    default="text",
+    show_default=True,
+    help="Output format: text, the JSON report, or for CI: JUnit XML, SARIF 2.1.0, GitHub annotations.",
+)
+_jobs_option = click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1, 1024),
+    default=None,
+    metavar="N",
+    help="Check N logs at a time on N processes [default: every core]. The output is the same as with -j 1.",
+)
+_dask_option = click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    help="Run on a Dask cluster (a scheduler address such as tcp://host:8786, or 'local'); needs referee[dask].",
+)
+
+
+def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: str | None, quiet: bool) -> tuple[Any, Any]:
+    """The logs named, and an iterator of ``work`` over them in order (serial, on every core, or on Dask)."""
+    from referee import batch
+    from referee.inputs import expand_logs
+    from referee.progress import Progress, wanted
+
+    sources = list(expand_logs(logs))
+    progress = Progress(len(sources), wanted(quiet))
+    return progress, batch.results(work, sources, jobs if jobs is not None else batch.default_jobs(), dask)
+
+
 @main.command()
-@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
 @_spec_option(None)
-@_format_option
-@click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary).")
-def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool) -> None:
+@_batch_format_option
+@click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary, no progress).")
+@_jobs_option
+@_dask_option
+def check(
+    logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool, jobs: int | None, dask_address: str | None
+) -> None:
     """Replay game logs and report the first rule violation in each.
 
-    A folder means every *.log file below it; - reads standard input.
+    A folder means every *.log file below it; - reads standard input; a URL
+    (s3://bucket/prefix/, memory://..., file://...) is read with fsspec.
     Prints compiler-style lines (path:line: code [rule-id]: message) and a
-    summary; --format json prints the report of the log format contract.
-    A log that cannot be read is reported in place and the others are
-    still checked.
+    summary; --format json prints the report of the log format contract;
+    junit, sarif and github are for CI. A log that cannot be read is
+    reported in place and the others are still checked. Logs are checked on
+    every core (-j) or a Dask cluster (--dask); the output is the same, in
+    the same order. On a terminal a long run shows its progress on standard
+    error.
 
     \b
     Exit status: 0 every log valid, 1 a violation, 2 a log unreadable or an invalid spec.
@@ -103,29 +146,87 @@ def check(logs: tuple[str, ...], spec_path: Path | None, output_format: str, qui
       referee check game.log
       referee check --spec house-stacking game.log
       cat game.log | referee check --format json -
+      referee check -j 2 --format sarif logs/ > referee.sarif
+      referee check --dask tcp://scheduler:8786 s3://bucket/games/
     """
-    from referee.inputs import expand_logs
+    import functools
+
     from referee.replay import check_source
-    from referee.report import render_file_text, render_json, summary
+    from referee.report import Tally, render_file_text, stream_json
 
     if spec_path is not None:
         _load_rules(spec_path)
-    verdicts = []
-    for source in expand_logs(logs):
-        verdict = check_source(source, spec_path)
-        verdicts.append(verdict)
-        if output_format == "text":
-            for line in render_file_text(verdict, quiet):
+    progress, verdicts = _batch(logs, functools.partial(check_source, spec_override=spec_path), jobs, dask_address, quiet)
+    tally = Tally()
+
+    def each() -> Any:
+        for verdict in verdicts:
+            tally.add(verdict)
+            progress.advance(verdict.lines)
+            yield verdict
+
+    if output_format == "text":
+        for verdict in each():
+            lines = render_file_text(verdict, quiet)
+            if lines:
+                progress.finish()
+            for line in lines:
                 click.echo(line, err=verdict.input_error is not None)
-        elif verdict.input_error is not None:  # also in the JSON; standard error says why the exit code is 2
-            click.echo(errors.escape(verdict.input_error), err=True)
-    if output_format == "json":
-        click.echo(render_json(verdicts))
-    elif not quiet:
-        click.echo(summary(verdicts))
-    if any(verdict.input_error is not None for verdict in verdicts):
+    elif output_format == "json":
+        for piece in stream_json(_json_entries(each(), progress)):
+            click.echo(piece, nl=False)
+        click.echo("")
+    else:
+        from referee.ci_report import from_verdict
+
+        _write_ci(output_format, (from_verdict(verdict, quiet) for verdict in each()), "check", progress)
+    progress.finish()
+    if output_format == "text" and not quiet:
+        click.echo(tally.text())
+    if tally.unreadable:
         raise SystemExit(errors.EXIT_INPUT)
-    raise SystemExit(errors.EXIT_FINDINGS if any(verdict.errors for verdict in verdicts) else errors.EXIT_CLEAN)
+    raise SystemExit(errors.EXIT_FINDINGS if tally.invalid else errors.EXIT_CLEAN)
+
+
+def _json_entries(verdicts: Any, progress: Any) -> Any:
+    from referee.report import file_json
+
+    for verdict in verdicts:
+        if verdict.input_error is not None:  # also in the JSON; standard error says why the exit code is 2
+            progress.finish()
+            click.echo(errors.escape(verdict.input_error), err=True)
+        yield file_json(verdict)
+
+
+def _write_ci(output_format: str, logs: Any, command: str, progress: Any) -> None:
+    """JUnit, SARIF or GitHub annotations on standard output; unreadable logs also said on standard error."""
+    from referee import ci_report
+
+    def echo(text: str) -> None:
+        click.echo(text, nl=False)
+
+    def said(items: Any) -> Any:
+        for item in items:
+            if item.input_error is not None:
+                progress.finish()
+                click.echo(errors.escape(item.input_error), err=True)
+            yield item
+
+    if output_format == "junit":
+        ci_report.write_junit(said(logs), echo, command)
+    elif output_format == "sarif":
+        ci_report.write_sarif(said(logs), echo, command, _version())
+    else:
+        ci_report.write_github(said(logs), echo)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("referee")
+    except PackageNotFoundError:
+        return "0"
 
 
 def _load_rules(spec_path: Path) -> Any:
@@ -309,10 +410,12 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|-...")
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
 @_spec_option(None)
-@_format_option
-def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str) -> None:
+@_batch_format_option
+@_jobs_option
+@_dask_option
+def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str, jobs: int | None, dask_address: str | None) -> None:
     """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
 
     For each challenge: guilty or innocent, with the evidence (the cards of the
@@ -322,7 +425,9 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     the log stops at an open dispute it says who may challenge or catch and what
     each outcome costs whom, naming the exact cards in full mode. A folder
     means every *.log below it; a log that cannot be read is reported in place
-    and the others are still ruled on.
+    and the others are still ruled on. -j and --dask work as for check; in the
+    CI formats a ruling the log did not apply, or the log's own error, is a
+    failure.
 
     \b
     Exit status: 0 every ruling applied correctly, 1 a ruling not applied or a log invalid,
@@ -332,28 +437,64 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     Examples:
       referee adjudicate game.log
       referee adjudicate --format json paused-game.log
+      referee adjudicate -j 2 --format github logs/
     """
+    import functools
+
     from referee.adjudicate import adjudicate as adjudicate_log
     from referee.adjudicate import render_text
-    from referee.inputs import expand_logs
+    from referee.report import stream_json
 
-    if spec_path is not None:
-        _load_rules(spec_path)
-    results = []
-    for source in expand_logs(logs):
-        result = adjudicate_log(source, spec_path)
-        results.append(result)
-        if output_format == "text":
+    rules = _load_rules(spec_path) if spec_path is not None else None
+    progress, results = _batch(logs, functools.partial(adjudicate_log, spec_override=spec_path), jobs, dask_address, False)
+    unreadable = bad = False
+
+    def each() -> Any:
+        nonlocal unreadable, bad
+        for result in results:
+            unreadable = unreadable or result["input_error"] is not None
+            bad = bad or result["log_error"] is not None or any(d["applied"] is False for d in result["disputes"])
+            progress.advance(0)
+            yield result
+
+    if output_format == "text":
+        for result in each():
+            progress.finish()
             for text in render_text(result):
                 click.echo(errors.escape(text), err=result["input_error"] is not None)
-        elif result["input_error"] is not None:  # also in the JSON; standard error says why the exit code is 2
-            click.echo(errors.escape(result["input_error"]), err=True)
-    if output_format == "json":
-        click.echo(json.dumps({"files": results}, indent=1, ensure_ascii=False))
-    if any(result["input_error"] is not None for result in results):
+    elif output_format == "json":
+
+        def entries() -> Any:
+            for result in each():
+                if result["input_error"] is not None:  # also in the JSON; standard error says why the exit code is 2
+                    progress.finish()
+                    click.echo(errors.escape(result["input_error"]), err=True)
+                yield result
+
+        for piece in stream_json(entries()):
+            click.echo(piece, nl=False)
+        click.echo("")
+    else:
+        from referee.ci_report import from_rulings
+
+        texts = _rule_texts(rules if rules is not None else _load_rules(_default_spec()))
+        _write_ci(output_format, (from_rulings(result, texts) for result in each()), "adjudicate", progress)
+    progress.finish()
+    if unreadable:
         raise SystemExit(errors.EXIT_INPUT)
-    bad = any(result["log_error"] is not None or any(d["applied"] is False for d in result["disputes"]) for result in results)
     raise SystemExit(errors.EXIT_FINDINGS if bad else errors.EXIT_CLEAN)
+
+
+def _default_spec() -> Path:
+    from referee.replay import DEFAULT_SPEC
+    from referee.spec_model import resolve_spec
+
+    return resolve_spec(DEFAULT_SPEC, None)
+
+
+def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
+    """Rule id -> (summary, citation) of a spec, for the rules a SARIF report describes."""
+    return {rule.id: (rule.summary, rule.citation.render(rules.spec.sources)) for rule in rules.spec.rules}
 
 
 @main.command()
@@ -548,7 +689,13 @@ def _finish(code: int) -> None:
 
 
 def _interrupted(signum: int, frame: object) -> None:
-    """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output)."""
+    """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output).
+
+    Worker processes of ``-j`` are stopped first: they hold our output open.
+    """
+    batch = sys.modules.get("referee.batch")
+    if batch is not None:
+        batch.stop_workers()
     _quiet_exit(errors.EXIT_INTERRUPTED)
 
 

@@ -8,13 +8,14 @@ are shown, and bytes that are not UTF-8 are written as ``\\xNN``.
 
 from __future__ import annotations
 
+import importlib
 import os
 import stat
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from referee.errors import InputError, Position, UsageError, escape
 
@@ -29,7 +30,7 @@ def display_name(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class LogSource:
-    """One log to read: a file (``path``) or standard input (``path`` is None).
+    """One log to read: a file (``path``), an fsspec URL (``url``) or standard input (neither).
 
     ``problem`` is set when the source cannot be read at all (an unreadable
     folder found while expanding a folder); the command reports it in place.
@@ -39,6 +40,11 @@ class LogSource:
     path: Path | None
     problem: str | None = None
     base: Path | None = None  # where a relative ``spec`` line points from, when not the file's folder
+    url: str | None = None  # s3://..., memory://..., file://... (needs fsspec, the referee[dask] extra)
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.path is None and self.url is None and self.problem is None
 
     @property
     def base_dir(self) -> Path:
@@ -49,6 +55,8 @@ class LogSource:
 
     def open(self) -> BinaryIO:
         """The log's bytes as a binary stream; raises ``InputError`` when it cannot be read."""
+        if self.url is not None:
+            return _open_url(self.url, self.display)
         if self.path is None:
             return stdin_stream()
         try:
@@ -57,6 +65,53 @@ class LogSource:
             return self.path.open("rb")
         except OSError as error:
             raise InputError(f"cannot read: {error.strerror or error}", Position(self.display)) from None
+
+
+def is_url(argument: str) -> bool:
+    """``scheme://...``: a log read through fsspec rather than the file system."""
+    scheme, sep, _ = argument.partition("://")
+    return bool(sep) and scheme.isascii() and scheme.replace("+", "").replace("-", "").isalnum() and len(scheme) > 1
+
+
+def _fsspec() -> Any:
+    try:
+        return importlib.import_module("fsspec")
+    except ImportError:
+        raise UsageError("reading a URL needs fsspec: pip install 'referee[dask]'") from None
+
+
+def _open_url(url: str, display: str) -> BinaryIO:
+    try:
+        return cast(BinaryIO, _fsspec().open(url, "rb").open())
+    except (OSError, ValueError) as error:
+        raise InputError(f"cannot read: {_url_problem(error)}", Position(display)) from None
+
+
+def _url_problem(error: Exception) -> str:
+    if isinstance(error, FileNotFoundError):
+        return "no such file"
+    return escape(str(getattr(error, "strerror", None) or error))
+
+
+def _logs_at_url(url: str) -> list[LogSource]:
+    """The log a URL names, or every ``*.log`` below it when it names a folder (a prefix), sorted."""
+    fsspec = _fsspec()
+    where = Position(display_name(url))
+    try:
+        fs, root = fsspec.core.url_to_fs(url)
+        if not fs.isdir(root):
+            return [LogSource(display_name(url), None, url=url)]
+        found = sorted(name for name in fs.find(root) if name.endswith(".log"))
+    except (OSError, ValueError, ImportError) as error:
+        raise InputError(f"cannot read: {_url_problem(error)}", where) from None
+    if not found:
+        raise InputError("no *.log files at this URL", where)
+    prefix = root.rstrip("/")
+    sources = []
+    for name in found:
+        shown = url.rstrip("/") + "/" + name[len(prefix) :].lstrip("/") if name.startswith(prefix + "/") else fs.unstrip_protocol(name)
+        sources.append(LogSource(display_name(shown), None, url=fs.unstrip_protocol(name)))
+    return sources
 
 
 def stdin_stream() -> BinaryIO:
@@ -78,6 +133,9 @@ def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
                 raise UsageError("standard input (-) can be read only once")
             stdin_used = True
             yield LogSource(STDIN, None)
+            continue
+        if is_url(given):
+            yield from _logs_at_url(given)
             continue
         path = Path(given)
         try:

@@ -71,7 +71,7 @@ class Replay:
         except OSError as error:
             raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
         finally:
-            if source.path is not None:
+            if not source.is_stdin:
                 stream.close()
         if verdict.input_error is not None:
             raise ReportedError(verdict.input_error)
@@ -131,11 +131,14 @@ class Replay:
             verdict.warnings = []
             verdict.rounds = []
             verdict.game_winner = None
+            if self.engine is not None:
+                _cite(verdict, self.engine.rules)
             return verdict
         if self.engine is not None:
             verdict.warnings = sorted(self.engine.warnings, key=lambda warning: warning.line)
             verdict.rounds = list(self.engine.rounds)
             verdict.game_winner = self.engine.state.game_winner
+            _cite(verdict, self.engine.rules)
         return verdict
 
     def _replay_rest(self, first: ev.Event, events: Iterator[ev.Event], syntax_errors: list[Any]) -> bool:
@@ -177,6 +180,14 @@ class Replay:
         return True
 
 
+def _cite(verdict: FileVerdict, rules: Rules) -> None:
+    """Keep the summary and citation of each rule the verdict names (SARIF describes its rules)."""
+    for diagnostic in (*verdict.errors, *verdict.warnings):
+        rule = rules.rules_by_id.get(diagnostic.rule)
+        if rule is not None and diagnostic.rule not in verdict.rule_texts:
+            verdict.rule_texts[diagnostic.rule] = (rule.summary, rule.citation.render(rules.spec.sources))
+
+
 def check_stream(stream: BinaryIO, display_path: str, base_dir: Path | None, spec_override: Path | None = None) -> FileVerdict:
     """Replay one log from a binary stream."""
     return Replay(display_path, base_dir, spec_override).run(stream)
@@ -195,13 +206,13 @@ def check_source(source: LogSource, spec_override: Path | None = None) -> FileVe
     except OSError as error:
         return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:
-        if source.path is not None:
+        if not source.is_stdin:
             stream.close()
 
 
 def read_problem(source: LogSource, error: OSError) -> str:
     """Why a log could not be read, in words (a closed standard input says so)."""
-    if source.path is None and error.errno == errno.EBADF:
+    if source.is_stdin and error.errno == errno.EBADF:
         return "standard input is closed"
     return error.strerror or str(error)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from referee.errors import escape
@@ -45,6 +46,39 @@ def render_json(verdicts: list[FileVerdict]) -> str:
     return json.dumps({"files": [file_json(verdict) for verdict in verdicts]}, indent=1, ensure_ascii=False)
 
 
+def stream_json(entries: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """``{"files": [...]}`` piece by piece, byte for byte what ``json.dumps(..., indent=1)`` of the whole gives.
+
+    A batch of any size is written without holding its entries.
+    """
+    empty = True
+    for entry in entries:
+        text = json.dumps(entry, indent=1, ensure_ascii=False).replace("\n", "\n  ")
+        yield ('{\n "files": [\n  ' if empty else ",\n  ") + text
+        empty = False
+    yield '{\n "files": []\n}' if empty else "\n ]\n}"
+
+
+class Tally:
+    """The counts behind the summary line, kept as verdicts go by."""
+
+    def __init__(self) -> None:
+        self.logs = self.valid = self.invalid = self.unreadable = self.warnings = 0
+
+    def add(self, verdict: FileVerdict) -> None:
+        self.logs += 1
+        self.valid += verdict.valid
+        self.invalid += bool(verdict.errors)
+        self.unreadable += verdict.input_error is not None
+        self.warnings += len(verdict.warnings)
+
+    def text(self) -> str:
+        text = f"{self.logs} log{'s' if self.logs != 1 else ''} checked: {self.valid} valid, {self.invalid} with errors"
+        if self.unreadable:
+            text += f", {self.unreadable} unreadable"
+        return text + f", {self.warnings} warning{'s' if self.warnings != 1 else ''}"
+
+
 def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     """Compiler-style lines: ``path:line: code [rule]: message``."""
     lines = []
@@ -69,12 +103,8 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     return lines
 
 
-def summary(verdicts: list[FileVerdict]) -> str:
-    valid = sum(1 for verdict in verdicts if verdict.valid)
-    invalid = sum(1 for verdict in verdicts if verdict.errors)
-    unreadable = sum(1 for verdict in verdicts if verdict.input_error is not None)
-    warnings = sum(len(verdict.warnings) for verdict in verdicts)
-    text = f"{len(verdicts)} log{'s' if len(verdicts) != 1 else ''} checked: {valid} valid, {invalid} with errors"
-    if unreadable:
-        text += f", {unreadable} unreadable"
-    return text + f", {warnings} warning{'s' if warnings != 1 else ''}"
+def summary(verdicts: Iterable[FileVerdict]) -> str:
+    tally = Tally()
+    for verdict in verdicts:
+        tally.add(verdict)
+    return tally.text()

@@ -61,6 +61,8 @@ class FileVerdict:
     game_winner: str | list[str] | None = None
     input_error: str | None = None
     lines: int = 0
+    # rule id -> (summary, citation) for the rules this verdict cites, from the log's spec (for SARIF)
+    rule_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def valid(self) -> bool:
