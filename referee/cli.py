@@ -36,10 +36,18 @@ def _resolve_spec(ctx: click.Context, param: click.Parameter, value: str | None)
     return resolve_spec(value, None)
 
 
+def _no_cache(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        from referee import rules_cache
+
+        rules_cache.enabled = False
+
+
 def _spec_option(default: str | None) -> Callable[[F], F]:
+    """``--spec`` and, beside it, ``--no-cache`` (every command that reads a spec can bypass the rules cache)."""
     help_text = "A shipped spec name (see 'referee rules --help') or a spec file"
     help_text += "." if default else "; overrides the log's 'spec' line."
-    return click.option(
+    spec = click.option(
         "--spec",
         "spec_path",
         default=default,
@@ -48,6 +56,18 @@ def _spec_option(default: str | None) -> Callable[[F], F]:
         callback=_resolve_spec,
         help=help_text,
     )
+    no_cache = click.option(
+        "--no-cache",
+        is_flag=True,
+        expose_value=False,
+        callback=_no_cache,
+        help="Compile the spec afresh: neither read nor write the cache of compiled rules (~/.cache/referee).",
+    )
+
+    def both(function: F) -> F:
+        return spec(no_cache(function))
+
+    return both
 
 
 _format_option = click.option(

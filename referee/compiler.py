@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee import rules_cache, spec_model
 from referee.cards import Card, Face
 from referee.spec_model import Catalogue, Rule, Spec, load_spec
 
@@ -135,11 +136,23 @@ def compile_spec(spec: Spec) -> Rules:
 _CACHE: dict[tuple[str, int, int], Rules] = {}
 
 
+def _build(path: Path) -> tuple[Rules, list[Path]]:
+    """Compile a spec and say which files it was read from (for the disk cache)."""
+    read: list[Path] = []
+    spec_model.READ = read
+    try:
+        return compile_spec(load_spec(path)), read
+    finally:
+        spec_model.READ = None
+
+
 def load_rules(path: Path) -> Rules:
     """Load and compile a spec file, once per process per version of the file (path, size, modification time).
 
     A spec that ``extends`` another is keyed by its own file only: within one
     process, a base spec edited while a house spec stays unchanged is not seen.
+    Across processes the compiled rules come from the disk cache
+    (``referee.rules_cache``) while every file they were read from is unchanged.
     """
     try:
         info = path.stat()
@@ -148,7 +161,7 @@ def load_rules(path: Path) -> Rules:
         return compile_spec(load_spec(path))  # load_spec reports why the file cannot be read
     rules = _CACHE.get(key)
     if rules is None:
-        rules = compile_spec(load_spec(path))
+        rules = rules_cache.load(path, lambda: _build(path))
         if len(_CACHE) < 64:
             _CACHE[key] = rules
     return rules

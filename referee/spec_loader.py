@@ -10,13 +10,15 @@ is the spec model's job, by its schema.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from referee.errors import Position, SpecError
+from referee.spec_nodes import Mapping, Node, Scalar, Sequence
+
+__all__ = ["Mapping", "Node", "Scalar", "Sequence", "load_file", "load_text"]
 
 MAX_SPEC_BYTES = 1024 * 1024
 MAX_DEPTH = 12
@@ -25,30 +27,6 @@ try:
     _Loader: type = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover - pure-Python PyYAML
     _Loader = yaml.SafeLoader
-
-
-@dataclass(frozen=True, slots=True)
-class Scalar:
-    value: str
-    position: Position
-
-
-@dataclass(frozen=True, slots=True)
-class Sequence:
-    items: tuple[Node, ...]
-    position: Position
-
-
-@dataclass(frozen=True, slots=True)
-class Mapping:
-    """A YAML mapping with string keys; ``keys`` maps each key to its position."""
-
-    entries: dict[str, Node]
-    keys: dict[str, Position]
-    position: Position = field(default_factory=lambda: Position("?"))
-
-
-Node = Scalar | Sequence | Mapping
 
 
 def _position(path: str, mark: Any) -> Position:

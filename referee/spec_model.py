@@ -8,17 +8,19 @@ where a near name exists, a "did you mean". A house-rule spec may say
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
+from referee import specs as _shipped
 from referee.cards import Card, Face, FaceClass, face_token
 from referee.errors import Position, SpecError, escape
-from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file, load_text
+from referee.spec_nodes import Mapping, Node, Scalar, Sequence
+
+SPECS = Path(_shipped.__file__).resolve().parent  # the shipped specs: package data, installed as files
+READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
 
 FORMAT = "referee-spec/1"
 
@@ -156,8 +158,9 @@ def ruling_text(number: int) -> str:
 
 def load_text_resource(name: str) -> Mapping:
     """A YAML file shipped beside the specs, through the same safe loader."""
-    entry = resources.files("referee.specs").joinpath(name)
-    return load_text(entry.read_text(encoding="utf-8"), name)
+    from referee.spec_loader import load_text  # PyYAML only when a spec is read, not for cached rules
+
+    return load_text((SPECS / name).read_text(encoding="utf-8"), name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,21 +325,20 @@ def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
 
 
 def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> str:
+    import difflib
+
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def shipped_spec_names() -> list[str]:
     """Names of the specs shipped inside the package."""
-    folder = resources.files("referee.specs")
-    return sorted(entry.name[:-5] for entry in folder.iterdir() if entry.name.endswith(".yaml"))
+    return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
 
 
 def shipped_spec_path(name: str) -> Path | None:
-    entry = resources.files("referee.specs").joinpath(f"{name}.yaml")
-    if not entry.is_file():
-        return None
-    return Path(str(entry))
+    entry = SPECS / f"{name}.yaml"
+    return entry if entry.is_file() else None
 
 
 def resolve_spec(name: str, relative_to: Path | None) -> Path:
@@ -427,7 +429,11 @@ def load_spec(path: Path) -> Spec:
 
 def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str]:
     """A spec's node tree over the trees of the specs it extends, at most four deep; and the name of the game at the root."""
+    from referee.spec_loader import load_file  # PyYAML only when a spec is read, not for cached rules
+
     tree = load_file(path)
+    if READ is not None:
+        READ.append(path)
     extends = tree.entries.get("extends")
     if extends is None:
         name = tree.entries.get("name")

@@ -5,14 +5,16 @@ it in one process the way `referee check DIR` does, and prints log lines per
 second, games per second and peak memory. A second measurement replays one
 very long game to show that memory does not grow with a log's length.
 
-    python tests/perf/bench_check.py [--games 1000] [--keep DIR]
+    python tests/perf/bench_check.py [--games 1000] [--keep DIR] [--start-up-only]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,7 +73,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--keep", type=Path, help="write the corpus here and keep it")
     parser.add_argument("--repeat", type=int, default=3, help="replays of the corpus; the best is reported")
+    parser.add_argument("--start-up-only", action="store_true", help="measure only the start-up ratios")
     args = parser.parse_args()
+    if args.start_up_only:
+        start_up()
+        return
     with tempfile.TemporaryDirectory() as temporary:
         folder = args.keep or Path(temporary)
         folder.mkdir(parents=True, exist_ok=True)
@@ -87,9 +93,41 @@ def main() -> None:
             f"peak memory {peak_rss_mib():.1f} MiB (one process, best of {args.repeat})"
         )
         long_game_memory(folder)
+        start_up()
+
+
+def _median_run(command: list[str], environment: dict[str, str], runs: int = 21) -> float:
+    times = []
+    for _ in range(runs):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "referee", "check", "-q", str(paths[0])], check=True)
-        print(f"referee check on one small log, whole process: {time.perf_counter() - started:.2f} s")
+        subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def start_up() -> None:
+    """``referee check`` on a small log, ``--version`` and ``--help`` against ``import click, yaml``: whole processes.
+
+    Bytecode is written and read as in an installed package (this workplace sets
+    PYTHONDONTWRITEBYTECODE, which would make every run compile our sources);
+    the runs alternate so that a noisy machine slows both sides alike.
+    """
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    small = Path(__file__).resolve().parents[2] / "scenarios" / "codes" / "illegal-play.log"
+    commands = {
+        "check (cached rules)": [sys.executable, "-m", "referee", "check", "-q", str(small)],
+        "check --no-cache": [sys.executable, "-m", "referee", "check", "-q", "--no-cache", str(small)],
+        "--version": [sys.executable, "-m", "referee", "--version"],
+        "--help": [sys.executable, "-m", "referee", "--help"],
+    }
+    baseline_command = [sys.executable, "-c", "import click, yaml"]
+    for command in [baseline_command, *commands.values()]:
+        subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # bytecode, cache
+    for name, command in commands.items():
+        baseline = _median_run(baseline_command, environment, 11)
+        measured = _median_run(command, environment, 11)
+        baseline = min(baseline, _median_run(baseline_command, environment, 11))
+        print(f"start-up, {name}: {measured * 1000:.0f} ms = {measured / baseline:.2f}x 'import click, yaml' ({baseline * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

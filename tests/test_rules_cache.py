@@ -1,0 +1,99 @@
+"""The disk cache of compiled rules: used when fresh, ignored when stale, damaged or not private, bypassed on request."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LOG = ROOT / "scenarios" / "codes" / "illegal-play.log"
+
+# Checks one log in a fresh process and says whether PyYAML was imported (it is not, when the rules came from the cache).
+PROBE = (
+    "import sys; from pathlib import Path; from referee.replay import check_path;"
+    "v = check_path(Path(sys.argv[1]), 'x', Path(sys.argv[2]) if len(sys.argv) > 2 else None);"
+    "print('yaml' in sys.modules, [e.code for e in v.errors], v.input_error)"
+)
+
+
+def probe(cache: Path, *arguments: str, **extra: str) -> str:
+    environment = {**os.environ, "REFEREE_CACHE_DIR": str(cache), **extra}
+    result = subprocess.run([sys.executable, "-c", PROBE, *arguments], capture_output=True, text=True, env=environment, timeout=120)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@pytest.fixture
+def cache(tmp_path: Path) -> Path:
+    folder = tmp_path / "cache"
+    folder.mkdir(mode=0o700)
+    return folder
+
+
+def test_a_second_run_takes_the_rules_from_the_cache_without_yaml(cache: Path) -> None:
+    assert probe(cache, str(LOG)) == "True ['illegal-play'] None"
+    assert len(list(cache.glob("*.pickle"))) == 1
+    assert probe(cache, str(LOG)) == "False ['illegal-play'] None"
+
+
+def test_an_edited_base_spec_is_seen_though_the_house_spec_is_unchanged(cache: Path, tmp_path: Path) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_bytes((ROOT / "specs" / "uno-flip.yaml").read_bytes())
+    house = tmp_path / "house.yaml"
+    house.write_text("format: referee-spec/1\nname: house\nextends: base.yaml\n")
+    assert probe(cache, str(LOG), str(house)) == "True ['illegal-play'] None"
+    assert probe(cache, str(LOG), str(house)) == "False ['illegal-play'] None"
+    text = base.read_text()
+    assert "hand-size: 7" in text
+    base.write_text(text.replace("hand-size: 7", "hand-size: 6"))  # now the log deals one card too many
+    assert probe(cache, str(LOG), str(house)) == "True ['bad-setup'] None"
+    assert probe(cache, str(LOG), str(house)) == "False ['bad-setup'] None"
+
+
+def test_a_damaged_entry_is_rebuilt(cache: Path) -> None:
+    probe(cache, str(LOG))
+    (entry,) = cache.glob("*.pickle")
+    for damage in (b"", b"not a pickle", entry.read_bytes()[:100]):
+        entry.write_bytes(damage)
+        assert probe(cache, str(LOG)) == "True ['illegal-play'] None"
+        assert probe(cache, str(LOG)) == "False ['illegal-play'] None"
+
+
+def test_a_cache_others_can_write_is_not_read(cache: Path) -> None:
+    probe(cache, str(LOG))
+    cache.chmod(0o777)
+    try:
+        assert probe(cache, str(LOG)) == "True ['illegal-play'] None"
+    finally:
+        cache.chmod(0o700)
+    (entry,) = cache.glob("*.pickle")
+    entry.chmod(0o666)
+    assert probe(cache, str(LOG)) == "True ['illegal-play'] None"
+
+
+def test_no_cache_neither_reads_nor_writes(cache: Path) -> None:
+    assert probe(cache, str(LOG), REFEREE_NO_CACHE="1") == "True ['illegal-play'] None"
+    assert not list(cache.iterdir())
+    environment = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
+    result = subprocess.run([sys.executable, "-m", "referee", "check", "--no-cache", str(LOG)], capture_output=True, env=environment)
+    assert result.returncode == 1 and not list(cache.iterdir())
+    result = subprocess.run([sys.executable, "-m", "referee", "check", str(LOG)], capture_output=True, env=environment)
+    assert result.returncode == 1 and len(list(cache.iterdir())) == 1
+
+
+def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("")
+    assert probe(blocked / "cache", str(LOG)) == "True ['illegal-play'] None"
+
+
+def test_an_invalid_spec_is_reported_and_not_cached(cache: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: referee-spec/1\nname: bad\nextends: uno-flip\ntable: {hand-size: 99}\n")
+    out = probe(cache, str(LOG), str(bad))
+    assert out.startswith("True [] ") and "bad.yaml" in out
+    assert not list(cache.glob("*.pickle"))
