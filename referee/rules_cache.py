@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 MAGIC = "referee-rules/1"
-_DEFINING = ("compiler.py", "spec_model.py", "spec_nodes.py", "cards.py", "errors.py", "rules_cache.py")
 enabled = os.environ.get("REFEREE_NO_CACHE", "") in ("", "0")
 
 
@@ -51,16 +50,14 @@ def folder() -> Path:
 
 
 def _code_stamp() -> str:
-    from referee.spec_model import SPECS
+    """The Python, and the files of the modules that define compiled rules (a ``.py`` or a compiled ``.so``)."""
+    from referee import cards, compiler, errors, spec_model, spec_nodes
 
-    here = Path(__file__).resolve().parent
     parts = [sys.version, MAGIC]
-    with contextlib.suppress(OSError):
-        info = (SPECS / "rulings.yml").stat()
-        parts.append(f"rulings:{info.st_size}:{info.st_mtime_ns}")
-    for name in _DEFINING:
-        with contextlib.suppress(OSError):
-            info = (here / name).stat()
+    files = [module.__file__ for module in (cards, compiler, errors, spec_model, spec_nodes, sys.modules[__name__])]
+    for name in [*files, str(spec_model.SPECS / "rulings.yml")]:
+        with contextlib.suppress(OSError, TypeError):
+            info = os.stat(name)  # type: ignore[arg-type]
             parts.append(f"{name}:{info.st_size}:{info.st_mtime_ns}")
     return "|".join(parts)
 
@@ -89,7 +86,8 @@ def load(path: Path, build: Callable[[], tuple[Any, list[Path]]]) -> Any:
     except OSError:
         return build()[0]  # the loader says why the file cannot be read
     place = folder()
-    entry = place / (_digest(f"{path.resolve()}\0{_code_stamp()}".encode() + data) + ".pickle")
+    key = os.fsencode(str(path.resolve())) + b"\0" + os.fsencode(_code_stamp()) + b"\0" + data
+    entry = place / (_digest(key) + ".pickle")
     rules = _read(place, entry)
     if rules is not None:
         return rules
@@ -107,7 +105,7 @@ def _read(place: Path, entry: Path) -> Any:
         if magic != MAGIC:
             return None
         for name, digest in files:
-            if _digest(Path(name).read_bytes()) != digest:
+            if _digest(Path(os.fsdecode(name)).read_bytes()) != digest:
                 return None
     except Exception:  # noqa: BLE001 - a damaged or foreign entry is a cache miss, whatever it raises
         return None
@@ -120,7 +118,7 @@ def _write(place: Path, entry: Path, rules: Any, files: list[Path]) -> None:
         place.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(place, True):
             return
-        record = (MAGIC, [(str(name.resolve()), _digest(name.read_bytes())) for name in files], rules)
+        record = (MAGIC, [(os.fsencode(name.resolve()), _digest(name.read_bytes())) for name in files], rules)
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(descriptor, "wb") as stream:
             pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)

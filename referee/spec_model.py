@@ -9,17 +9,18 @@ where a near name exists, a "did you mean". A house-rule spec may say
 from __future__ import annotations
 
 import functools
+import importlib
 import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee import specs as _shipped
 from referee.cards import Card, Face, FaceClass, face_token
 from referee.errors import Position, SpecError, escape
 from referee.spec_nodes import Mapping, Node, Scalar, Sequence
 
-SPECS = Path(_shipped.__file__).resolve().parent  # the shipped specs: package data, installed as files
+# The shipped specs: package data (``specs/`` in the source tree), installed as files.
+SPECS = Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
 READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
 
 FORMAT = "referee-spec/1"
