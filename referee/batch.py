@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import itertools
 import os
 import signal
 from collections import deque
@@ -46,7 +47,8 @@ def run_chunk(work: Callable[[LogSource], R], sources: list[LogSource]) -> list[
     return [work(source) for source in sources]
 
 
-def _chunks(sources: Iterable[LogSource], size: int) -> Iterator[list[LogSource]]:
+def _chunks(sources: Iterable[LogSource], size: int, small: int = 0) -> Iterator[list[LogSource]]:
+    """Chunks of ``size`` logs, the first ``small`` of them of one log each (a short batch still uses every worker)."""
     chunk: list[LogSource] = []
     for source in sources:
         if source.is_stdin:  # standard input: alone, read here
@@ -56,7 +58,8 @@ def _chunks(sources: Iterable[LogSource], size: int) -> Iterator[list[LogSource]
             yield [source]
             continue
         chunk.append(source)
-        if len(chunk) >= size:
+        if len(chunk) >= (1 if small > 0 else size):
+            small -= 1
             yield chunk
             chunk = []
     if chunk:
@@ -85,7 +88,7 @@ def run_parallel(work: Callable[[LogSource], R], sources: Iterable[LogSource], j
     _POOLS.append(pool)
     window: deque[Future[list[R]] | list[R]] = deque()
     try:
-        for part in _chunks(sources, chunk):
+        for part in _chunks(sources, chunk, jobs * WINDOW):
             window.append(run_chunk(work, part) if _is_local(part) else pool.submit(run_chunk, work, part))
             while len(window) >= jobs * WINDOW:
                 yield from _take(window.popleft())
@@ -123,7 +126,7 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], ad
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window: deque[Any] = deque()
-        for part in _chunks(sources, chunk):
+        for part in _chunks(sources, chunk, workers * WINDOW):
             window.append(run_chunk(work, part) if _is_local(part) else client.submit(run_chunk, work, part, pure=False))
             while len(window) >= workers * WINDOW:
                 yield from _take_dask(window.popleft())
@@ -143,14 +146,20 @@ def _take_dask(done: Any) -> list[Any]:
     return list(result)
 
 
-def results(work: Callable[[LogSource], R], sources: list[LogSource], jobs: int, dask: str | None = None) -> Iterator[R]:
-    """The one entry: serial for one job or one log, a process pool for more, or Dask when asked."""
+def results(work: Callable[[LogSource], R], sources: Iterable[LogSource], jobs: int, dask: str | None = None) -> Iterator[R]:
+    """The one entry: serial for one job or one log, a process pool for more, or Dask when asked.
+
+    ``sources`` may be a stream (a folder walked as it is read); only its first
+    two items are looked at to decide.
+    """
+    stream = iter(sources)
+    head = list(itertools.islice(stream, 2))
+    sources = itertools.chain(head, stream)
     if dask is not None:
         return run_on_dask(work, sources, dask)
-    if jobs <= 1 or len(sources) <= 1:
+    if jobs <= 1 or len(head) <= 1:
         return run_serial(work, sources)
-    jobs = min(jobs, len(sources))
-    return run_parallel(work, sources, jobs, max(1, min(CHUNK, len(sources) // (jobs * WINDOW))))
+    return run_parallel(work, sources, jobs)
 
 
 def stop_workers() -> None:

@@ -131,8 +131,11 @@ def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: str | None,
     from referee.inputs import expand_logs
     from referee.progress import Progress, wanted
 
-    sources = list(expand_logs(logs))
-    progress = Progress(len(sources), wanted(quiet))
+    sources: Any = expand_logs(logs)
+    showing = wanted(quiet)
+    if showing:  # the time left needs the total: on a terminal the names are listed first
+        sources = list(sources)
+    progress = Progress(len(sources) if showing else 0, showing)
     return progress, batch.results(work, sources, jobs if jobs is not None else batch.default_jobs(), dask)
 
 

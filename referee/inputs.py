@@ -9,10 +9,11 @@ are shown, and bytes that are not UTF-8 are written as ``\\xNN``.
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -123,7 +124,13 @@ def stdin_stream() -> BinaryIO:
 
 
 def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
-    """Every log the arguments name, in order; a folder with no logs is an error (``InputError``)."""
+    """Every log the arguments name, in order, found as they are read.
+
+    Every argument is looked at before the first log is yielded, so that a
+    folder with no logs (``InputError``) or a usage mistake stops the command
+    before any output.
+    """
+    parts: list[Iterable[LogSource]] = []
     stdin_used = False
     for given in arguments:
         if given == "":
@@ -132,10 +139,10 @@ def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
             if stdin_used:
                 raise UsageError("standard input (-) can be read only once")
             stdin_used = True
-            yield LogSource(STDIN, None)
+            parts.append([LogSource(STDIN, None)])
             continue
         if is_url(given):
-            yield from _logs_at_url(given)
+            parts.append(_logs_at_url(given))
             continue
         path = Path(given)
         try:
@@ -143,38 +150,42 @@ def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
         except OSError:
             is_dir = False
         if not is_dir:
-            yield LogSource(escape(given), path)
+            parts.append([LogSource(escape(given), path)])
             continue
-        found = list(_logs_below(path))
-        if not found:
+        found = _logs_below(path)
+        first = next(found, None)
+        if first is None:
             raise InputError("no *.log files in this folder", Position(display_name(given)))
-        yield from found
+        parts.append(itertools.chain([first], found))
+    return itertools.chain.from_iterable(parts)
 
 
 def _logs_below(folder: Path) -> Iterator[LogSource]:
-    """The ``*.log`` files below a folder, sorted; an unreadable subfolder is a source with a problem."""
-    entries: list[tuple[tuple[str, ...], LogSource]] = []
+    """The ``*.log`` files below a folder, sorted by path, found as the walk goes (memory does not grow with their number).
 
-    def unreadable(error: OSError) -> None:
-        name = str(error.filename) if error.filename is not None else str(folder)
-        entries.append((Path(name).parts, LogSource(display_name(name), None, f"cannot read folder: {error.strerror or error}")))
-
-    for root, folders, files in os.walk(folder, onerror=unreadable):
-        folders.sort()
-        for name in files:
-            if not name.endswith(".log"):
+    A depth-first walk with each folder's entries sorted by name gives the
+    order of sorting the whole paths part by part. An unreadable subfolder is
+    a source with a problem, in its place; links to folders are not followed.
+    """
+    try:
+        with os.scandir(folder) as scan:
+            entries = sorted(scan, key=lambda entry: entry.name)
+    except OSError as error:
+        yield LogSource(display_name(str(folder)), None, f"cannot read folder: {error.strerror or error}")
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                yield from _logs_below(path)
                 continue
-            path = Path(root) / name
-            try:
-                if not stat.S_ISREG(path.stat().st_mode):
-                    continue
-            except OSError as error:
-                entries.append((path.parts, LogSource(display_name(str(path)), None, f"cannot read: {error.strerror or error}")))
+            if not entry.name.endswith(".log") or not stat.S_ISREG(path.stat().st_mode):
                 continue
-            entries.append((path.parts, LogSource(display_name(str(path)), path)))
-    entries.sort(key=lambda entry: entry[0])
-    for _, source in entries:
-        yield source
+        except OSError as error:
+            if entry.name.endswith(".log"):
+                yield LogSource(display_name(str(path)), None, f"cannot read: {error.strerror or error}")
+            continue
+        yield LogSource(display_name(str(path)), path)
 
 
 def one_log(argument: str) -> LogSource:

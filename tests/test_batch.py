@@ -284,3 +284,33 @@ def test_a_missing_url_is_an_input_error() -> None:
     pytest.importorskip("fsspec")
     result = referee("check", "memory://nothing/here.log")
     assert result.returncode == 2 and b"memory://nothing/here.log: error: cannot read: no such file\n" in result.stderr
+
+
+def _peak_mib(arguments: list[str]) -> float:
+    """The largest resident size of referee and its workers, in MiB, from a helper that runs nothing else."""
+    code = (
+        "import resource, subprocess, sys;"
+        "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode;"
+        "assert code == 0, code;"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)"
+    )
+    result = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "referee", *arguments], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return float(result.stdout)
+
+
+@pytest.mark.slow
+def test_memory_stays_flat_with_100000_logs(tmp_path: Path) -> None:
+    def corpus(count: int) -> Path:
+        root = tmp_path / f"logs-{count}"
+        for number in range(count):
+            folder = root / f"part-{number // 1000:03}"
+            if number % 1000 == 0:
+                folder.mkdir(parents=True)
+            (folder / f"game-{number:06}.log").write_bytes(b"players Ann Bob\n")
+        return root
+
+    small, large = corpus(1_000), corpus(100_000)
+    for arguments in (["check", "-q", "-j", "2"], ["check", "--format", "json", "-j", "2"]):
+        few, many = _peak_mib([*arguments, str(small)]), _peak_mib([*arguments, str(large)])
+        assert many < few + 8, (arguments, few, many)  # the names are walked, not listed; verdicts are not kept
