@@ -41,6 +41,10 @@ class Face:
     def __deepcopy__(self, memo: dict[int, object]) -> Face:
         return self
 
+    def __reduce__(self) -> tuple[type[Face], tuple[str, int, str | None, str, int | None, FaceClass]]:
+        """Pickled as a constructor call: works for the mypyc-compiled class too (the rules cache pickles faces)."""
+        return (Face, (self.token, self.side, self.colour, self.kind, self.number, self.face_class))
+
     @property
     def is_wild(self) -> bool:
         return self.face_class is FaceClass.WILD
@@ -64,6 +68,9 @@ class Card:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, tuple[Face, Face]]]:
+        return (Card, (self.token, self.faces))
 
     def face(self, side: int) -> Face:
         return self.faces[side]

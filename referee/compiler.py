@@ -10,7 +10,7 @@ engine check enforces. The Z3 model (``referee.proof``) compiles the same
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from referee import rules_cache, spec_model
@@ -46,6 +46,10 @@ class FaceRules:
     def gives_penalty(self) -> bool:
         return self.draw > 0 or self.draw_until_colour
 
+    def __reduce__(self) -> tuple[type[FaceRules], tuple[object, ...]]:
+        """Pickled as a constructor call: works for the mypyc-compiled class too (the rules cache)."""
+        return (FaceRules, tuple(getattr(self, item.name) for item in fields(self)))
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -69,6 +73,9 @@ class Rules:
     dealer_step: int
     reshuffle_keeps_top: bool = True
     flip_chooser: str = "next-player"
+
+    def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
+        return (Rules, tuple(getattr(self, item.name) for item in fields(self)))
 
 
 def compile_spec(spec: Spec) -> Rules:

@@ -510,7 +510,8 @@ class Engine:
     def _shuffle(self, event: ev.Shuffle) -> None:
         state = self.state
         cards = self._cards(event.cards)
-        if Counter(cards) != state.deck_counts:
+        # items() compares in C (Counter's own == runs a Python loop); neither side holds a zero count
+        if Counter(cards).items() != state.deck_counts.items():
             missing = state.deck_counts - Counter(cards)
             extra = Counter(cards) - state.deck_counts
             detail = []
@@ -1118,7 +1119,7 @@ class Engine:
         keep_top = self.rules.reshuffle_keeps_top
         rest = state.discard_pile[:-1] if keep_top else list(state.discard_pile)
         if state.full_mode:
-            if Counter(cards) != Counter(rest):
+            if Counter(cards).items() != Counter(rest).items():
                 under = "under its top card" if keep_top else "with its top card"
                 raise Reject(
                     "invalid-reshuffle",

@@ -12,8 +12,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-COMPILED = ("referee.events", "referee.log_reader", "referee.effects", "referee.engine", "referee.replay")
-PICKLED = ("referee.cards", "referee.compiler", "referee.spec_model", "referee.spec_nodes", "referee.verdicts", "referee.inputs")
+COMPILED = (
+    "referee.cards",
+    "referee.compiler",
+    "referee.events",
+    "referee.log_reader",
+    "referee.effects",
+    "referee.engine",
+    "referee.replay",
+)
+PICKLED = ("referee.spec_model", "referee.spec_nodes", "referee.verdicts", "referee.inputs")  # pickled without __reduce__: pure
 
 
 def test_the_build_under_test_is_the_one_expected() -> None:
@@ -23,7 +31,7 @@ def test_the_build_under_test_is_the_one_expected() -> None:
         assert all(file.endswith(".so") for file in files.values()), files
     else:
         assert all(file.endswith(".py") for file in files.values()), files
-    for name in PICKLED:  # what is pickled (the rules cache, -j, Dask) must stay pure Python
+    for name in PICKLED:  # pickled by the rules cache, -j or Dask with no __reduce__ of their own: must stay pure Python
         assert str(importlib.import_module(name).__file__).endswith(".py")
 
 
@@ -50,3 +58,18 @@ def test_a_pure_build_on_request_and_when_compiling_fails(tmp_path: Path) -> Non
     assert not [name for name in _wheel(tmp_path / "pure", REFEREE_PURE_PYTHON="1") if name.endswith(".so")]
     names = _wheel(tmp_path / "no-compiler", CC="/bin/false")  # no working C compiler: pure Python, no failed install
     assert not [name for name in names if name.endswith(".so")] and "referee/engine.py" in names
+
+
+def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
+    """The rules cache pickles cards and rules; faces are compared by identity, so sharing must survive."""
+    import pickle
+
+    from referee.replay import rules_for
+
+    rules = rules_for(None, None, None)
+    again = pickle.loads(pickle.dumps(rules))
+    assert len(again.deck) == len(rules.deck) == 112
+    card = again.deck[0]
+    assert card.faces[0] in again.faces and again.faces[card.faces[0]].face is card.faces[0]
+    assert again.catalogue.faces[0][card.faces[0].token] is card.faces[0]
+    assert [c.token for c in again.deck] == [c.token for c in rules.deck]
