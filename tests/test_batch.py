@@ -314,3 +314,17 @@ def test_memory_stays_flat_with_100000_logs(tmp_path: Path) -> None:
     for arguments in (["check", "-q", "-j", "2"], ["check", "--format", "json", "-j", "2"]):
         few, many = _peak_mib([*arguments, str(small)]), _peak_mib([*arguments, str(large)])
         assert many < few + 8, (arguments, few, many)  # the names are walked, not listed; verdicts are not kept
+
+
+def test_a_file_url_reads_a_folder_like_its_path(tmp_path: Path) -> None:
+    pytest.importorskip("fsspec")
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for name in ("illegal-play.log", "card-not-in-hand.log"):
+        (folder / name).write_bytes((SCENARIOS / "codes" / name).read_bytes())
+    by_url = referee("check", "-j", "1", "--format", "json", folder.as_uri() + "/")
+    by_path = referee("check", "-j", "1", "--format", "json", str(folder) + "/")
+    assert by_url.returncode == by_path.returncode == 1
+    files = json.loads(by_url.stdout)["files"]
+    assert [file["path"] for file in files] == [folder.as_uri() + "/card-not-in-hand.log", folder.as_uri() + "/illegal-play.log"]
+    assert by_url.stdout.decode().replace(folder.as_uri() + "/", "") == by_path.stdout.decode().replace(str(folder) + "/", "")
