@@ -9,7 +9,6 @@ file, a folder or ``-``; ``--spec`` is a shipped name or a path. Exit codes:
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -376,6 +375,8 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
         _load_rules(spec_path)
     result = explain_line(source, number, move, spec_path)
     if output_format == "json":
+        import json
+
         click.echo(json.dumps(result, indent=1, ensure_ascii=False))
     else:
         for text in render_text(result):
@@ -401,6 +402,8 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
       referee rules challenge.innocent       # one rule, with the options that change it
       referee rules --spec house-stacking penalty.no-stacking
     """
+    import json
+
     from referee.explain import rule_data
 
     compiled = _load_rules(spec_path)

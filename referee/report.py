@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -43,6 +42,8 @@ def file_json(verdict: FileVerdict) -> dict[str, Any]:
 
 
 def render_json(verdicts: list[FileVerdict]) -> str:
+    import json  # only JSON output needs it: a text check starts faster without
+
     return json.dumps({"files": [file_json(verdict) for verdict in verdicts]}, indent=1, ensure_ascii=False)
 
 
@@ -51,6 +52,8 @@ def stream_json(entries: Iterable[dict[str, Any]]) -> Iterator[str]:
 
     A batch of any size is written without holding its entries.
     """
+    import json
+
     empty = True
     for entry in entries:
         text = json.dumps(entry, indent=1, ensure_ascii=False).replace("\n", "\n  ")
