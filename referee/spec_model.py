@@ -699,13 +699,17 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             reader.error(entry.position, f"{what}: a wild kind has choose-colour, and only a wild kind")
         if "next-player-draws-until-colour" in names and "choose-colour" not in names:
             reader.error(entry.position, f"{what}: next-player-draws-until-colour needs choose-colour")
+        _conflicting_effects(reader, entry, what, names)
         at_start = []
         for start_node in reader.sequence(entry.entries.get("at-start"), "at-start"):
             action = reader.text(start_node, "a start action")
             if action not in START_ACTIONS:
                 reader.error(start_node.position, f"unknown start action '{action}'{_did_you_mean(action or '', START_ACTIONS)}")
+            elif action in at_start:
+                reader.error(start_node.position, f"{what}: start action '{action}' is listed twice")
             else:
                 at_start.append(action)
+        _conflicting_start(reader, entry, what, names, at_start)
         spellings = tuple(reader.name(n, "a spelling") or "" for n in reader.sequence(entry.entries.get("spellings"), "spellings"))
         kinds.append(
             Kind(
@@ -723,6 +727,41 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             )
         )
     return tuple(kinds)
+
+
+TURN_EFFECTS = ("reverse", "skip", "skip-everyone")
+PENALTY_EFFECTS = ("next-player-draws", "next-player-draws-until-colour")
+
+
+def _conflicting_effects(reader: _Reader, entry: Mapping, what: str, names: list[str]) -> None:
+    """Effects the vocabulary gives no combined meaning: one would silently undo or hide another, so they are errors."""
+    where = entry.keys.get("effects", entry.position)
+    for name in sorted({name for name in names if names.count(name) > 1}):
+        reader.error(where, f"{what}: effect '{name}' is listed twice")
+    turn = [name for name in TURN_EFFECTS if name in names]
+    if len(turn) > 1:
+        reader.error(where, f"{what}: effects {' and '.join(repr(n) for n in turn)} cannot be combined (each decides who moves next)")
+    penalty = [name for name in PENALTY_EFFECTS if name in names]
+    if len(penalty) > 1:
+        reader.error(where, f"{what}: effects {' and '.join(repr(n) for n in penalty)} cannot be combined (one penalty per card)")
+    if penalty and ("skip" in names or "skip-everyone" in names):
+        reader.error(
+            where,
+            f"{what}: '{penalty[0]}' already makes the next player lose the turn; "
+            f"'{'skip' if 'skip' in names else 'skip-everyone'}' beside it would be ignored",
+        )
+
+
+def _conflicting_start(reader: _Reader, entry: Mapping, what: str, names: list[str], at_start: list[str]) -> None:
+    """Start actions that one another would silently undo."""
+    where = entry.keys.get("at-start", entry.position)
+    if "apply-effects" not in at_start:
+        return
+    moves = any(name in names for name in (*PENALTY_EFFECTS, "skip", "skip-everyone"))
+    if "dealer-first" in at_start and moves:
+        reader.error(where, f"{what}: 'dealer-first' beside 'apply-effects' would be ignored: the card's effects choose who acts first")
+    if "reverse" in at_start and "reverse" in names:
+        reader.error(where, f"{what}: 'reverse' beside 'apply-effects' of a reversing card turns the direction twice (not at all)")
 
 
 def _read_effect(reader: _Reader, node: Node) -> Effect | None:

@@ -120,3 +120,34 @@ def test_compile_is_pure_data() -> None:
     rules = compile_spec(load_spec(SPECS / "house-short-game.yaml"))
     assert rules.target == 200
     assert {f.face.token: f.draw for f in rules.faces.values()}["teal-draw-five"] == 4
+
+
+@pytest.mark.parametrize(
+    ("kinds", "expected"),
+    [
+        ("reverse: {effects: [reverse, {skip: 1}]}", "effects 'reverse' and 'skip' cannot be combined"),
+        ("skip-everyone: {effects: [skip-everyone, {skip: 2}]}", "effects 'skip' and 'skip-everyone' cannot be combined"),
+        ("skip: {effects: [{skip: 1}, {skip: 1}]}", "effect 'skip' is listed twice"),
+        (
+            "wild-draw-two: {effects: [choose-colour, {next-player-draws: 2}, only-without-colour-in-play, challengeable, {skip: 1}]}",
+            "'next-player-draws' already makes the next player lose the turn; 'skip' beside it would be ignored",
+        ),
+        (
+            "wild-draw-color: {effects: [choose-colour, {next-player-draws: 2}, next-player-draws-until-colour, challengeable]}",
+            "cannot be combined (one penalty per card)",
+        ),
+        ("draw-one: {at-start: [apply-effects, dealer-first]}", "'dealer-first' beside 'apply-effects' would be ignored"),
+        ("reverse: {at-start: [reverse, apply-effects]}", "turns the direction twice"),
+        ("skip: {at-start: [apply-effects, apply-effects]}", "start action 'apply-effects' is listed twice"),
+    ],
+)
+def test_effects_that_would_hide_one_another_are_errors(tmp_path: Path, kinds: str, expected: str) -> None:
+    """A slip that would change nothing in play (one effect silently winning) is a loader error with a position."""
+    problems = _problems(tmp_path, f"format: referee-spec/1\nname: slip\nextends: uno-flip\nkinds:\n  {kinds}\n")
+    assert any(expected in problem and problem.startswith("5:") for problem in problems), problems
+
+
+def test_a_flip_that_also_skips_is_a_combination_that_loads(tmp_path: Path) -> None:
+    path = tmp_path / "flip-skips.yaml"
+    path.write_text("format: referee-spec/1\nname: flip-skips\nextends: uno-flip\nkinds:\n  flip: {effects: [flip, {skip: 1}]}\n")
+    assert load_spec(path).name == "flip-skips"
