@@ -442,8 +442,12 @@ class Model:
             constraints += [state.colour == face_colour, z3.Not(state.pending)]
         side: Any = start_side
         if "apply-effects" in at_start and face_rules.flip:
+            # As if the dealer played the Flip: a wild uncovered gets its colour named, as after any Flip
+            # (by the option flip-colour-chooser; with 'nobody' it stays without a colour).
             side = 1 - start_side
-            constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start_side), z3.Not(state.pending)), state.colour == NONE)]
+            named = z3.Not(state.pending) if self.rules.flip_chooser == "nobody" else state.pending
+            uncovered_wild = z3.And(state.colour == NONE, named)
+            constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start_side), z3.Not(state.pending)), uncovered_wild)]
         return z3.And(
             *constraints,
             *self.owes(state, face_rules, start.victim),
