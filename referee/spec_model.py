@@ -231,6 +231,7 @@ class Spec:
     deck: tuple[str, ...]
     deck_official: bool = True
     game: str = ""  # the spec at the root of the ``extends`` chain: its claims file is specs/claims/GAME.yml
+    game_stated: bool = True  # False when the root spec has no 'game' line (its game is then its name)
     claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
 
     def option(self, name: str) -> object:
@@ -364,6 +365,7 @@ TOP_KEYS = frozenset(
     {
         "format",
         "name",
+        "game",
         "title",
         "extends",
         "sources",
@@ -423,28 +425,34 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 
 def load_spec(path: Path) -> Spec:
     """Load, merge (``extends``) and validate a spec file."""
-    tree, game = _merged_tree(path, 0)
+    tree, game, stated = _merged_tree(path, 0)
     spec = build_spec(tree, str(path))
-    return _replace(spec, game=game) if game else spec
+    return _replace(spec, game=game, game_stated=stated) if game else spec
 
 
-def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str]:
-    """A spec's node tree over the trees of the specs it extends, at most four deep; and the name of the game at the root."""
+def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str, bool]:
+    """A spec's node tree over the trees of the specs it extends, at most four deep; the game of the root spec
+    (its 'game' line, else its name), and whether the root stated it."""
     from referee.spec_loader import load_file  # PyYAML only when a spec is read, not for cached rules
 
     tree = load_file(path)
     if READ is not None:
         READ.append(path)
     extends = tree.entries.get("extends")
+    game = tree.entries.get("game")
     if extends is None:
         name = tree.entries.get("name")
-        return tree, name.value if isinstance(name, Scalar) else ""
+        if isinstance(game, Scalar):  # a copy of a game's spec under another name still states that game
+            return tree, game.value, True
+        return tree, name.value if isinstance(name, Scalar) else "", False
+    if game is not None:
+        raise SpecError([(tree.keys.get("game", game.position), "'game' is inherited from the spec this one extends")])
     if depth >= 4:
         raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
     if not isinstance(extends, Scalar):
         raise SpecError([(extends.position, "'extends' must name a spec")])
-    base, game = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
-    return _merge(base, tree), game
+    base, root_game, stated = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
+    return _merge(base, tree), root_game, stated
 
 
 def build_spec(tree: Mapping, path: str) -> Spec:
@@ -455,6 +463,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     if fmt is not None and fmt != FORMAT:
         reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
     name = reader.name(tree.entries.get("name"), "name") or "?"
+    if "game" in tree.entries:
+        reader.name(tree.entries.get("game"), "game")
     title = reader.text(tree.entries.get("title"), "title") or name
 
     sources: dict[str, Source] = {}

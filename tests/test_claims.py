@@ -214,3 +214,35 @@ def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
     assert junit.read_text().count("<testcase") == len(result["invariants"]) + len(result["claims"]) + len(result["gaps"])
     text = subprocess.run(args[:-4], capture_output=True, text=True, timeout=300).stdout
     assert " claims:" in text and "the rulebook: UNO Flip! instruction sheet" in text
+
+
+@pytest.mark.parametrize("keep_game_line", [True, False], ids=["with-game-line", "without"])
+def test_a_whole_copy_of_the_spec_under_another_name_is_held_to_the_claims(tmp_path: Path, keep_game_line: bool) -> None:
+    """A slip made in a full copy (not an ``extends``) is refuted like the same slip in a house spec."""
+    text = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8")
+    assert "\ngame: uno-flip\n" in text and "hand-size: 7" in text
+    text = text.replace("name: uno-flip", "name: my-copy", 1).replace("hand-size: 7", "hand-size: 8", 1)
+    if not keep_game_line:
+        text = text.replace("\ngame: uno-flip\n", "\n", 1)
+    copy = tmp_path / "my-copy.yaml"
+    copy.write_text(text, encoding="utf-8")
+    result = prove_spec(copy, INVARIANTS, counterexamples=False)
+    assert result["game"] == "uno-flip" and result["claims_file"] is True
+    assert {o.id for o in result["claims"] if o.status == "refuted"} == {"table.hand-size"}
+
+
+def test_a_new_game_without_claims_is_said_to_have_none(tmp_path: Path) -> None:
+    text = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8").replace("\ngame: uno-flip\n", "\ngame: my-game\n", 1)
+    spec = tmp_path / "my-game.yaml"
+    spec.write_text(text.replace("name: uno-flip", "name: my-game", 1), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "referee", "prove", "--spec", str(spec)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0
+    assert "claims: none: game 'my-game' has no claims file (specs/claims/my-game.yml); only the invariants were proved" in result.stdout
+
+
+def test_a_house_spec_cannot_change_its_game(tmp_path: Path) -> None:
+    spec = tmp_path / "escape.yaml"
+    spec.write_text("format: referee-spec/1\nname: escape\nextends: uno-flip\ngame: escape\ntable: {hand-size: 8}\n")
+    with pytest.raises(SpecError) as caught:
+        load_rules(spec)
+    assert f"{spec}:4:1: error: 'game' is inherited from the spec this one extends" in caught.value.render()

@@ -41,6 +41,7 @@ from referee.engine import PLAYING, Engine
 from referee.errors import Position, SpecError
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
+from referee.spec_model import Spec
 
 FORMAT = "referee-claims/1"
 FORMS = ("play", "start", "points", "matching", "deck", "table")
@@ -245,16 +246,48 @@ def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
     return side
 
 
+def game_of(spec: Spec) -> str:
+    """The rulebook whose claims a spec is held to.
+
+    The root spec's ``game`` line, else its name; but a root spec that states
+    no game and has no claims file of its own, while its sides and kinds are
+    those of a shipped game, is that game under another name (a copy of its
+    spec with something changed) and is held to that game's claims.
+    """
+    if spec.game_stated or has_claims_file(spec.game):
+        return spec.game
+    from referee.compiler import load_rules
+    from referee.spec_model import SPECS, shipped_spec_names
+
+    shape = _shape(spec)
+    for name in shipped_spec_names():
+        shipped = load_rules(SPECS / f"{name}.yaml").spec
+        if has_claims_file(shipped.game) and _shape(shipped) == shape:
+            return shipped.game
+    return spec.game
+
+
+def _shape(spec: Spec) -> tuple[str, ...]:
+    """What makes two specs the same game for their claims: the names of their kinds of face (a changed colour, count
+    or effect is a slip to refute, not another game)."""
+    return tuple(sorted(kind.name for kind in spec.kinds))
+
+
 def game_claims(rules: Rules) -> list[Claim]:
     """The claims in force for a spec: its game's claims file, with the spec's own restated claims replacing them by id."""
     spec = rules.spec
-    claims = {claim.id: claim for claim in _file_claims(spec.game)}
+    claims = {claim.id: claim for claim in _file_claims(game_of(spec))}
     own = spec.claims
     if own is not None:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
         for claim in read_claims(own, spec.path, sources):
             claims[claim.id] = claim
     return list(claims.values())
+
+
+def has_claims_file(game: str) -> bool:
+    """Whether the rulebook ``game`` has a claims file (``specs/claims/GAME.yml``)."""
+    return resources.files("referee.specs").joinpath("claims", f"{game}.yml").is_file()
 
 
 @functools.cache

@@ -689,11 +689,15 @@ def prove_spec(
     claim_outcomes = []
     if only is None or only not in _CHECKERS:
         claim_outcomes = prove_claims(rules, str(spec_path), players, timeout_ms, counterexamples, only)
+    from referee.proof import claims as claims_module
+
     result: dict[str, Any] = {
         "spec": str(spec_path),
         "name": rules.spec.name,
         "invariants": outcomes,
         "claims": claim_outcomes,
+        "game": claims_module.game_of(rules.spec),
+        "claims_file": claims_module.has_claims_file(claims_module.game_of(rules.spec)),
         "gaps": gaps(rules, invariants.gaps, timeout_ms) if only is None else [],
     }
     result["seconds"] = time.perf_counter() - run_started

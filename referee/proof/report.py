@@ -28,6 +28,11 @@ def render_text(result: dict[str, Any]) -> list[str]:
             if outcome.counterexample:
                 lines.append("    counterexample:")
                 lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+    if result.get("claims_file") is False and result.get("invariants"):
+        lines.append(
+            f" claims: none: game '{result.get('game')}' has no claims file (specs/claims/{result.get('game')}.yml); "
+            "only the invariants were proved (a copy of a shipped spec keeps its 'game' line)"
+        )
     if result["gaps"]:
         lines.append(" gaps:")
     for gap in result["gaps"]:
@@ -65,6 +70,8 @@ def render_json(results: list[dict[str, Any]]) -> str:
         "specs": [
             {
                 "spec": result["spec"],
+                "game": result.get("game"),
+                "claims_file": result.get("claims_file"),
                 "seconds": round(result.get("seconds", 0.0), 4),
                 "invariants": [_outcome_json(o) for o in result["invariants"]],
                 "claims": [_outcome_json(o, with_source=True) for o in result.get("claims", [])],
