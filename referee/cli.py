@@ -195,7 +195,9 @@ def check(
             for line in lines:
                 click.echo(line, err=verdict.input_error is not None)
     elif output_format == "json":
-        for piece in stream_json(_json_entries(each(), progress)):
+        from referee.report import file_json
+
+        for piece in stream_json(file_json(verdict) for verdict in _also_on_stderr(each(), _input_error, progress)):
             click.echo(piece, nl=False)
         click.echo("")
     else:
@@ -210,14 +212,23 @@ def check(
     raise SystemExit(errors.EXIT_FINDINGS if tally.invalid else errors.EXIT_CLEAN)
 
 
-def _json_entries(verdicts: Any, progress: Any) -> Any:
-    from referee.report import file_json
+def _input_error(item: Any) -> str | None:
+    """A verdict's, a ruling result's or a CI record's one-line reason why its log could not be read."""
+    return item["input_error"] if isinstance(item, dict) else item.input_error  # type: ignore[no-any-return]
 
-    for verdict in verdicts:
-        if verdict.input_error is not None:  # also in the JSON; standard error says why the exit code is 2
+
+def _also_on_stderr(items: Any, problem: Callable[[Any], str | None], progress: Any) -> Any:
+    """Pass the items on; for a log that could not be read, also say why on standard error.
+
+    In the formats for programs (JSON, JUnit, SARIF, GitHub) the reason is in
+    the output too; standard error says why the exit code is 2.
+    """
+    for item in items:
+        reason = problem(item)
+        if reason is not None:
             progress.finish()
-            click.echo(errors.escape(verdict.input_error), err=True)
-        yield file_json(verdict)
+            click.echo(errors.escape(reason), err=True)
+        yield item
 
 
 def _write_ci(output_format: str, logs: Any, command: str, progress: Any) -> None:
@@ -227,19 +238,13 @@ def _write_ci(output_format: str, logs: Any, command: str, progress: Any) -> Non
     def echo(text: str) -> None:
         click.echo(text, nl=False)
 
-    def said(items: Any) -> Any:
-        for item in items:
-            if item.input_error is not None:
-                progress.finish()
-                click.echo(errors.escape(item.input_error), err=True)
-            yield item
-
+    said = _also_on_stderr(logs, _input_error, progress)
     if output_format == "junit":
-        ci_report.write_junit(said(logs), echo, command)
+        ci_report.write_junit(said, echo, command)
     elif output_format == "sarif":
-        ci_report.write_sarif(said(logs), echo, command, _version())
+        ci_report.write_sarif(said, echo, command, _version())
     else:
-        ci_report.write_github(said(logs), echo)
+        ci_report.write_github(said, echo)
 
 
 def _version() -> str:
@@ -489,15 +494,7 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
             for text in render_text(result):
                 click.echo(errors.escape(text), err=result["input_error"] is not None)
     elif output_format == "json":
-
-        def entries() -> Any:
-            for result in each():
-                if result["input_error"] is not None:  # also in the JSON; standard error says why the exit code is 2
-                    progress.finish()
-                    click.echo(errors.escape(result["input_error"]), err=True)
-                yield result
-
-        for piece in stream_json(entries()):
+        for piece in stream_json(_also_on_stderr(each(), _input_error, progress)):
             click.echo(piece, nl=False)
         click.echo("")
     else:
