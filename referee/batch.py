@@ -103,12 +103,21 @@ def run_parallel(work: Callable[[LogSource], R], sources: Iterable[LogSource], j
 
 
 def _take(done: Future[list[R]] | list[R]) -> list[R]:
-    return done if isinstance(done, list) else done.result()
+    if isinstance(done, list):
+        return done
+    from concurrent.futures.process import BrokenProcessPool
+
+    from referee.errors import WorkerError
+
+    try:
+        return done.result()
+    except BrokenProcessPool:
+        raise WorkerError("a worker process died (out of memory, or killed); rerun, or with fewer --jobs") from None
 
 
 def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], address: str, chunk: int = CHUNK) -> Iterator[R]:
     """``work`` over every source on a Dask cluster (``local`` starts one here); results in order."""
-    from referee.errors import UsageError
+    from referee.errors import UsageError, escape
 
     try:
         distributed: Any = importlib.import_module("distributed")
@@ -121,8 +130,8 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], ad
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(address, timeout="10s")
-    except OSError as error:
-        raise UsageError(f"--dask {address}: cannot reach the scheduler: {error}") from None
+    except (OSError, ValueError, TypeError) as error:  # refused, timed out, or not an address ('', 'http://...')
+        raise UsageError(f"--dask {escape(address)}: cannot reach the scheduler: {escape(str(error))}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window: deque[Any] = deque()
@@ -141,7 +150,12 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], ad
 def _take_dask(done: Any) -> list[Any]:
     if isinstance(done, list):
         return done
-    result = done.result()
+    from referee.errors import WorkerError, escape
+
+    try:
+        result = done.result()
+    except Exception as error:  # noqa: BLE001 - the work never raises on a bad log; this is the cluster (a lost worker, a missing module)
+        raise WorkerError(f"--dask: the cluster failed: {error.__class__.__name__}: {escape(str(error))}") from None
     done.release()
     return list(result)
 

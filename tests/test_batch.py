@@ -328,3 +328,26 @@ def test_a_file_url_reads_a_folder_like_its_path(tmp_path: Path) -> None:
     files = json.loads(by_url.stdout)["files"]
     assert [file["path"] for file in files] == [folder.as_uri() + "/card-not-in-hand.log", folder.as_uri() + "/illegal-play.log"]
     assert by_url.stdout.decode().replace(folder.as_uri() + "/", "") == by_path.stdout.decode().replace(str(folder) + "/", "")
+
+
+@pytest.mark.parametrize("address", ["", "nonsense", "tcp://", "http://host:1", "inproc://nothing"])
+def test_dask_addresses_that_are_not_addresses_are_one_line_errors(address: str) -> None:
+    pytest.importorskip("distributed")
+    result = referee("check", "--dask", address, str(SCENARIOS / "codes" / "illegal-play.log"))
+    assert result.returncode == 2 and result.stderr.startswith(b"error: --dask ") and len(result.stderr.splitlines()) == 1
+
+
+def _die_on_the_second(source: object) -> str:
+    if str(getattr(source, "display", "")).endswith("b.log"):
+        os._exit(9)  # a worker killed under us (out of memory)
+    return "ok"
+
+
+def test_a_worker_that_dies_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    from referee import batch
+    from referee.errors import WorkerError
+    from referee.inputs import LogSource
+
+    sources = [LogSource(name, tmp_path / name) for name in ("a.log", "b.log", "c.log", "d.log")]
+    with pytest.raises(WorkerError, match="a worker process died"):
+        list(batch.run_parallel(_die_on_the_second, sources, 2, 1))
