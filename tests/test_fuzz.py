@@ -176,9 +176,10 @@ def _make_files(root: Path) -> list[str]:
 
 _COMMANDS = ["check", "explain", "adjudicate", "rules", "prove", "simulate", "nope", "--help", "--version"]
 _OPTIONS = ["--spec", "--format", "-q", "--line", "--move", "--players", "--seed", "--games", "--mode", "--out", "--junit"]
-_OPTIONS += ["--invariant", "--timeout", "--max-rounds", "--debug", "-h"]
+_OPTIONS += ["--invariant", "--timeout", "--max-rounds", "--debug", "-h", "-j", "--jobs", "--no-cache", "--dask"]
 _ARGUMENTS = ["uno-flip", "house-stacking", "json", "text", "xml", "0", "2", "3", "11", "-1", "99999", "²", "", "-", "full"]
 _ARGUMENTS += ["observed", "Ann plays red-1", "Bob draws", "play.match", "nope", "x.yaml", "/dev/null", "/proc/x", ":", "a:1"]
+_ARGUMENTS += ["junit", "sarif", "github", "memory://nothing/", "file:///nonexistent/x.log", "tcp://", "s3x://a/b"]
 
 
 @st.composite
