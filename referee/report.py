@@ -104,10 +104,3 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
                 state += f", won by {winner}"
             lines.append(f"{verdict.path}: valid ({state})")
     return lines
-
-
-def summary(verdicts: Iterable[FileVerdict]) -> str:
-    tally = Tally()
-    for verdict in verdicts:
-        tally.add(verdict)
-    return tally.text()
