@@ -19,8 +19,16 @@ from referee.cards import Card, Face, FaceClass, face_token
 from referee.errors import Position, SpecError, escape
 from referee.spec_nodes import Mapping, Node, Scalar, Sequence
 
-# The shipped specs: package data (``specs/`` in the source tree), installed as files.
-SPECS = Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
+
+def _shipped_specs() -> Path:
+    """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
+    try:
+        return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
+    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
+        return Path(__file__).resolve().parent.parent / "specs"
+
+
+SPECS = _shipped_specs()
 READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
 
 FORMAT = "referee-spec/1"

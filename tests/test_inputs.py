@@ -240,3 +240,21 @@ def test_an_unreadable_log_in_json_mode_is_also_said_on_standard_error(command: 
     assert result.stderr.decode().strip() == f"{tmp_path / 'nope.log'}: error: cannot read: No such file or directory"
     files = json.loads(result.stdout)["files"]
     assert files[0]["input_error"] and len(files) == 2
+
+
+def test_the_shipped_specs_are_found_from_an_uninstalled_source_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m referee`` in a clone whose install is not editable imports the tree, where referee.specs is specs/."""
+    import importlib
+
+    from referee import spec_model
+
+    real = importlib.import_module
+
+    def without_mapping(name: str, package: str | None = None) -> object:
+        if name == "referee.specs":
+            raise ModuleNotFoundError(name)
+        return real(name, package)
+
+    monkeypatch.setattr(importlib, "import_module", without_mapping)
+    folder = spec_model._shipped_specs()
+    assert (folder / "uno-flip.yaml").is_file() and (folder / "claims" / "uno-flip.yml").is_file()

@@ -28,8 +28,6 @@ import functools
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 import z3
@@ -41,7 +39,7 @@ from referee.engine import PLAYING, Engine
 from referee.errors import Position, SpecError
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
-from referee.spec_model import Spec
+from referee.spec_model import SPECS, Spec
 
 FORMAT = "referee-claims/1"
 FORMS = ("play", "start", "points", "matching", "deck", "table")
@@ -257,7 +255,7 @@ def game_of(spec: Spec) -> str:
     if spec.game_stated or has_claims_file(spec.game):
         return spec.game
     from referee.compiler import load_rules
-    from referee.spec_model import SPECS, shipped_spec_names
+    from referee.spec_model import shipped_spec_names
 
     shape = _shape(spec)
     for name in shipped_spec_names():
@@ -287,16 +285,15 @@ def game_claims(rules: Rules) -> list[Claim]:
 
 def has_claims_file(game: str) -> bool:
     """Whether the rulebook ``game`` has a claims file (``specs/claims/GAME.yml``)."""
-    return resources.files("referee.specs").joinpath("claims", f"{game}.yml").is_file()
+    return (SPECS / "claims" / f"{game}.yml").is_file()
 
 
 @functools.cache
 def _file_claims(game: str) -> tuple[Claim, ...]:
     """The claims of a game's file (``specs/claims/GAME.yml``), read once per process; none when there is no file."""
-    entry = resources.files("referee.specs").joinpath("claims", f"{game}.yml")
-    if not entry.is_file():
+    path = SPECS / "claims" / f"{game}.yml"
+    if not path.is_file():
         return ()
-    path = Path(str(entry))
     tree = load_file(path)
     format_node = tree.entries.get("format")
     if not isinstance(format_node, Scalar) or format_node.value != FORMAT:

@@ -19,7 +19,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +69,9 @@ class Outcome:
 def load_invariants(path: Path | None = None) -> Invariants:
     """The invariants declared beside the shipped specs (``specs/invariants.yml``)."""
     if path is None:
-        path = Path(str(resources.files("referee.specs").joinpath("invariants.yml")))
+        from referee.spec_model import SPECS
+
+        path = SPECS / "invariants.yml"
     tree = load_file(path)
     problems: list[tuple[Position, str]] = []
 
