@@ -689,7 +689,10 @@ def _usage_error(error: click.ClickException) -> None:
 
 
 def _quiet_exit(code: int) -> None:
-    """Exit at once, without Python complaining about a closed standard output at shutdown."""
+    """Exit at once, without Python complaining about a closed standard output at shutdown (workers of -j stopped first)."""
+    batch = sys.modules.get("referee.batch")
+    if batch is not None:
+        batch.stop_workers()
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -714,11 +717,8 @@ def _finish(code: int) -> None:
 def _interrupted(signum: int, frame: object) -> None:
     """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output).
 
-    Worker processes of ``-j`` are stopped first: they hold our output open.
+    Worker processes of ``-j`` are stopped first (in ``_quiet_exit``): they hold our output open.
     """
-    batch = sys.modules.get("referee.batch")
-    if batch is not None:
-        batch.stop_workers()
     _quiet_exit(errors.EXIT_INTERRUPTED)
 
 
