@@ -105,10 +105,10 @@ def write_junit(logs: Iterable[LogFindings], write: Write, command: str) -> None
                 first = errors[0]
                 text = f"{log.path}:{first.line}: {first.code} [{first.rule}]: {first.message}"
                 attributes = f"message={quoteattr(escape(first.message))} type={quoteattr(first.code)}"
-                cases.write(f"   <failure {attributes}>{_xml_text(text)}</failure>\n")
+                cases.write(f"   <failure {attributes}>{_xml_text([text])}</failure>\n")
             warnings = [finding for finding in log.findings if finding.level == "warning"]
             if warnings:
-                lines = "\n".join(f"{log.path}:{w.line}: warning: {w.code} [{w.rule}]: {w.message}" for w in warnings)
+                lines = [f"{log.path}:{w.line}: warning: {w.code} [{w.rule}]: {w.message}" for w in warnings]
                 cases.write(f"   <system-out>{_xml_text(lines)}</system-out>\n")
             cases.write("  </testcase>\n")
         write('<?xml version="1.0" encoding="UTF-8"?>\n')
@@ -120,9 +120,9 @@ def write_junit(logs: Iterable[LogFindings], write: Write, command: str) -> None
         write(" </testsuite>\n</testsuites>\n")
 
 
-def _xml_text(text: str) -> str:
-    """Text content that any XML 1.0 parser takes: escaped markup, no control characters."""
-    return xml_escape(escape(text).replace("\\n", "\n"))
+def _xml_text(lines: list[str]) -> str:
+    """Lines as text content that any XML 1.0 parser takes: each escaped (no control characters), joined by newlines."""
+    return xml_escape("\n".join(escape(line) for line in lines))
 
 
 # -- SARIF 2.1.0

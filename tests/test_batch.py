@@ -351,3 +351,20 @@ def test_a_worker_that_dies_is_an_error_not_a_crash(tmp_path: Path) -> None:
     sources = [LogSource(name, tmp_path / name) for name in ("a.log", "b.log", "c.log", "d.log")]
     with pytest.raises(WorkerError, match="a worker process died"):
         list(batch.run_parallel(_die_on_the_second, sources, 2, 1))
+
+
+def test_ci_formats_carry_hostile_file_names_escaped_and_intact(tmp_path: Path) -> None:
+    """A name with a newline, OSC and bytes that are not UTF-8 stays one escaped name in every CI format."""
+    data = (SCENARIOS / "codes" / "illegal-play.log").read_bytes()
+    (tmp_path / os.fsdecode(b"a\x1b]0;pwn\x07b\nc.log")).write_bytes(data)
+    (tmp_path / os.fsdecode(b'd\xff<&">.log')).write_bytes(data)
+    shown = {"a\\x1b]0;pwn\\x07b\\nc.log", 'd\\xff<&">.log'}
+    junit = ET.fromstring(referee("check", "--format", "junit", str(tmp_path)).stdout)
+    names = {(case.get("name") or "").rsplit("/", 1)[-1] for case in junit.iter("testcase")}
+    texts = {(case.findtext("failure") or "").rsplit("/", 1)[-1].split(":7:")[0] for case in junit.iter("testcase")}
+    assert names == shown and texts == shown
+    sarif = json.loads(referee("check", "--format", "sarif", str(tmp_path)).stdout)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert len(uris) == 2 and all(all(33 <= ord(ch) < 127 for ch in uri) for uri in uris)
+    github = referee("check", "--format", "github", str(tmp_path)).stdout
+    assert github.count(b"\n") == 2 and not any(byte < 32 and byte != 10 for byte in github)
