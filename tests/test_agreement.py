@@ -295,7 +295,7 @@ MATRIX = {
     "flip-keeps-both": "kinds:\n  flip: {effects: [{flip: {draw-pile: keep, discard-pile: keep}}]}\n",
     "draw-one-into-discard": "kinds:\n  draw-one: {effects: [{next-player-draws: {count: 1, into: discard-pile}}]}\n",
     "skip-two": "kinds:\n  skip: {effects: [{skip: 2}]}\n",
-    "start-skip-applies-reverse": "kinds:\n  skip: {at-start: [reverse, dealer-first, apply-effects]}\n",
+    "start-skip-applies-reverse": "kinds:\n  skip: {at-start: [reverse, apply-effects]}\n",
 }
 
 
