@@ -690,9 +690,10 @@ def _usage_error(error: click.ClickException) -> None:
 
 def _quiet_exit(code: int) -> None:
     """Exit at once, without Python complaining about a closed standard output at shutdown (workers of -j stopped first)."""
-    batch = sys.modules.get("referee.batch")
-    if batch is not None:
-        batch.stop_workers()
+    stop = getattr(sys.modules.get("referee.batch"), "stop_workers", None)  # absent while the module is still importing
+    if stop is not None:
+        with contextlib.suppress(Exception):
+            stop()
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
