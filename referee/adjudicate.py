@@ -118,6 +118,9 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
     if state.uno_player is not None and not state.uno_called and not state.uno_caught:
         player = names[state.uno_player]
         catcher = next(name for name in names if name != player)
+        catch = ev.Catch(0, catcher, player)
+        ruled = _ruled(engine, catch)
+        drawer = ruled.penalty_player if ruled is not None and ruled.penalty_player is not None else player
         result.append(
             {
                 "kind": "catch",
@@ -132,14 +135,8 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                         "if": "caught",
                         "ruling": "valid",
                         "rule": rules.check_rules["catch"].id,
-                        "penalty": {
-                            "player": player,
-                            "cards": rules.catch_penalty,
-                            "until_colour": None,
-                            "extra": 0,
-                            "loses_turn": False,
-                        },
-                        "cards_drawn": _cards_drawn(engine, [ev.Catch(0, catcher, player), ev.Draw(0, player, ())]),
+                        "penalty": _penalty_json(ruled) if ruled is not None else None,
+                        "cards_drawn": _cards_drawn(engine, [catch, ev.Draw(0, drawer, ())]),
                     }
                 ],
             }
@@ -149,18 +146,9 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
         if index == 0 and penalty.challengeable and not penalty.started and penalty.played_by is not None:
             culprit = names[penalty.played_by]
             challenge = ev.Challenge(0, victim, culprit)
-            twin = engine.clone()
-            twin.apply(challenge)
-            after = twin.state.penalties[0] if twin.state.penalties else None
-            guilty = penalty.guilty
-            outcome_penalty = {
-                "player": culprit if guilty else victim,
-                "cards": penalty.count if penalty.until_colour is None else None,
-                "until_colour": penalty.until_colour,
-                "extra": 0 if guilty else rules.innocent_extra,
-                "loses_turn": not guilty,
-            }
-            drawer = culprit if guilty else victim
+            ruled = _ruled(engine, challenge)
+            assert ruled is not None and ruled.penalty_player is not None
+            drawer = ruled.penalty_player
             result.append(
                 {
                     "kind": "challenge",
@@ -173,10 +161,10 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                     "outcomes": [
                         {
                             "if": "challenged",
-                            "ruling": "guilty" if guilty else "innocent",
-                            "rule": _rule(engine, "challenge.guilty" if guilty else "challenge.innocent"),
-                            "penalty": outcome_penalty,
-                            "cards_drawn": _cards_drawn(engine, [challenge, ev.Draw(0, drawer, ())]) if after is not None else [],
+                            "ruling": ruled.ruling,
+                            "rule": ruled.rule,
+                            "penalty": _penalty_json(ruled),
+                            "cards_drawn": _cards_drawn(engine, [challenge, ev.Draw(0, drawer, ())]),
                         },
                         {
                             "if": "not challenged",
@@ -212,8 +200,13 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
     return result
 
 
-def _rule(engine: Engine, wanted: str) -> str:
-    return wanted if wanted in engine.rules.rules_by_id else engine.rules.check_rules["challenge"].id
+def _ruled(engine: Engine, event: ev.Catch | ev.Challenge) -> Dispute | None:
+    """The engine's ruling on ``event`` made now, on a copy: the one definition of what a dispute costs."""
+    twin = engine.clone()
+    twin.record_disputes = True
+    if twin.apply(event) is not None or not twin.disputes:
+        return None
+    return twin.disputes[-1]
 
 
 def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""What a face does to the turn, written once: read by the engine (on seats) and by the Z3 model (on terms).
+"""What a face, a ruled challenge and a catch do to the turn, written once: read by the engine (on seats) and by the Z3 model (on terms).
 
 Seats and directions are Python ints in the engine and Z3 integer terms in
 the model (``referee.proof.model``). These functions use only ``+``, ``*``,
@@ -87,3 +87,29 @@ def start(face_rules: FaceRules, dealer: Any, players: int, two_player_reverse_s
         if effect.moves_turn:
             turn = effect.following
     return StartEffect(direction, turn, victim)
+
+
+@dataclass(frozen=True)
+class RulingEffect:
+    """After a challenge is ruled: who draws, how many cards on top of the penalty, who moves once they are drawn."""
+
+    drawer: Any
+    extra: int
+    following: Any
+
+
+def ruling(outcome: Any, challenger: Any, player: Any, direction: Any, players: int, innocent_extra: int) -> RulingEffect:
+    """A challenge of ``player``'s wild draw card by ``challenger``, ruled by ``outcome`` (the spec's ``disputes``:
+    a ``spec_model.Outcome``): the card's player or the challenger draws the penalty, with or without the option
+    challenge-innocent-extra, and then the challenger plays or loses the turn (rules challenge.guilty and
+    challenge.innocent)."""
+    drawer = player if outcome.by_player else challenger
+    extra = innocent_extra if outcome.with_extra else 0
+    following = challenger if outcome.challenger_plays else next_seat(challenger, direction, players)
+    return RulingEffect(drawer, extra, following)
+
+
+def catch_drawer(catcher_draws: bool, catcher: Any, caught: Any) -> Any:
+    """Who draws the option uno-catch-penalty after a valid catch (rule uno.catch): the caught player, unless the
+    spec's ``disputes: catch`` says the catcher."""
+    return catcher if catcher_draws else caught

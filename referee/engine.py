@@ -982,7 +982,8 @@ class Engine:
         state.uno_caught = True
         self._record_catch(event, "valid", f"{event.target} held one card and had not said UNO")
         if self.rules.catch_penalty:
-            state.penalties.insert(0, Penalty(player=target, count=self.rules.catch_penalty, catch=True, line=event.line))
+            drawer = effects.catch_drawer(self.rules.spec.disputes.catcher_draws, seat, target)
+            state.penalties.insert(0, Penalty(player=drawer, count=self.rules.catch_penalty, catch=True, line=event.line))
             self._settle()
 
     def _catch_invalid(self, seat: int, target: int) -> str:
@@ -1004,7 +1005,8 @@ class Engine:
     def _record_catch(self, event: ev.Catch, ruling: str, reason: str) -> None:
         valid = ruling == "valid"
         penalty = self.state.penalties[0] if valid and self.state.penalties and self.state.penalties[0].catch else None
-        owed = Dispute.owed(event.target, self.rules.catch_penalty, None, 0) if valid else (None, None, None, 0)
+        drawer = effects.catch_drawer(self.rules.spec.disputes.catcher_draws, event.player, event.target)
+        owed = Dispute.owed(drawer, self.rules.catch_penalty, None, 0) if valid else (None, None, None, 0)
         self._ruling(event, ruling, self.rules.check_rules["catch"].id, reason, owed, penalty=penalty)
 
     def _challenge(self, event: ev.Challenge) -> None:
@@ -1039,39 +1041,44 @@ class Engine:
         penalty.bluff = False
         base_count = penalty.count
         evidence = tuple(card.token for card in penalty.evidence)
-        if penalty.guilty:
-            guilty = Penalty(
-                player=target,
-                count=penalty.count,
+        ruling = "guilty" if penalty.guilty else "innocent"
+        outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
+        effect = effects.ruling(outcome, seat, target, state.direction, state.player_count, rules.innocent_extra)
+        drawer, extra, next_turn = effect.drawer, effect.extra, effect.following
+        if drawer == penalty.player:  # the challenger still owes it: the same penalty, with the extra cards
+            owed = penalty
+            if penalty.until_colour is not None:
+                penalty.extra += extra
+            else:
+                penalty.count += extra
+            penalty.next_turn = next_turn
+            penalty.loses_turn = not outcome.challenger_plays
+        else:
+            owed = Penalty(
+                player=drawer,
+                count=penalty.count + (extra if penalty.until_colour is None else 0),
                 until_colour=penalty.until_colour,
-                next_turn=seat,
+                extra=extra if penalty.until_colour is not None else 0,
+                loses_turn=not outcome.challenger_plays,
+                next_turn=next_turn,
                 line=event.line,
                 played_by=target,
             )
-            state.penalties[0] = guilty
-            self._ruling(
-                event,
-                "guilty",
-                _rule_id(rules, "challenge.guilty"),
-                f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play",
-                Dispute.owed(event.target, base_count, penalty.until_colour, 0),
-                evidence,
-                penalty=guilty,
-            )
+            state.penalties[0] = owed
+        if penalty.guilty:
+            reason = f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play"
         else:
-            if penalty.until_colour is not None:
-                penalty.extra += rules.innocent_extra
-            else:
-                penalty.count += rules.innocent_extra
-            self._ruling(
-                event,
-                "innocent",
-                _rule_id(rules, "challenge.innocent"),
-                f"{event.target} held no {penalty.colour_before} card",
-                Dispute.owed(event.player, base_count, penalty.until_colour, rules.innocent_extra),
-                loses_turn=True,
-                penalty=penalty,
-            )
+            reason = f"{event.target} held no {penalty.colour_before} card"
+        self._ruling(
+            event,
+            ruling,
+            _rule_id(rules, f"challenge.{ruling}"),
+            reason,
+            Dispute.owed(self._name(drawer), base_count, penalty.until_colour, extra),
+            evidence if penalty.guilty else (),
+            loses_turn=not outcome.challenger_plays,
+            penalty=owed,
+        )
         self._settle()
 
     def _ruling(

@@ -98,6 +98,21 @@ OPTION_CHOICES: dict[str, frozenset[str]] = {
     "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
     "dealer-rotation": frozenset({"left", "right"}),
 }
+# What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
+# meaning a spec without the section has (specs written before the section keep their meaning).
+DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "challenge-guilty": {
+        "draws": ("player", "challenger"),
+        "cards": ("penalty", "penalty-and-extra"),
+        "then": ("challenger-plays", "challenger-loses-turn"),
+    },
+    "challenge-innocent": {
+        "draws": ("challenger", "player"),
+        "cards": ("penalty-and-extra", "penalty"),
+        "then": ("challenger-loses-turn", "challenger-plays"),
+    },
+    "catch": {"draws": ("caught", "catcher")},
+}
 OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
 OPTION_LISTS = frozenset({"stacking"})
 OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
@@ -112,6 +127,7 @@ _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")
 # The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
 SOURCE_KEYS = frozenset({"title", "publisher", "file"})
+DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"
 TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
 KIND_KEYS = frozenset({"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"})
@@ -219,6 +235,50 @@ class Matching:
 
 
 @dataclass(frozen=True, slots=True)
+class Outcome:
+    """What a ruling on a challenge costs: who ``draws`` (the ``player`` of the wild draw card, or the
+    ``challenger``), how many ``cards`` (the ``penalty``, or ``penalty-and-extra``: plus the option
+    challenge-innocent-extra), and what ``then`` happens to the challenger's turn once they are drawn."""
+
+    draws: str
+    cards: str
+    then: str
+
+    @property
+    def by_player(self) -> bool:
+        return self.draws == "player"
+
+    @property
+    def with_extra(self) -> bool:
+        return self.cards == "penalty-and-extra"
+
+    @property
+    def challenger_plays(self) -> bool:
+        return self.then == "challenger-plays"
+
+
+@dataclass(frozen=True, slots=True)
+class Disputes:
+    """The ``disputes`` section: what a guilty and an innocent challenge cost, and who draws after a catch."""
+
+    guilty: Outcome
+    innocent: Outcome
+    catch_draws: str
+
+    @property
+    def catcher_draws(self) -> bool:
+        return self.catch_draws == "catcher"
+
+
+def _default_outcome(name: str) -> Outcome:
+    settings = DISPUTE_SETTINGS[name]
+    return Outcome(settings["draws"][0], settings["cards"][0], settings["then"][0])
+
+
+DEFAULT_DISPUTES = Disputes(_default_outcome("challenge-guilty"), _default_outcome("challenge-innocent"), "caught")
+
+
+@dataclass(frozen=True, slots=True)
 class Spec:
     """A validated rule spec. ``deck`` is the default physical deck, as card tokens."""
 
@@ -241,6 +301,7 @@ class Spec:
     game: str = ""  # the spec at the root of the ``extends`` chain: its claims file is specs/claims/GAME.yml
     game_stated: bool = True  # False when the root spec has no 'game' line (its game is then its name)
     claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
+    disputes: Disputes = DEFAULT_DISPUTES
 
     def option(self, name: str) -> object:
         return self.options[name]
@@ -382,13 +443,14 @@ TOP_KEYS = frozenset(
         "matching",
         "kinds",
         "options",
+        "disputes",
         "rules",
         "deck",
         "deck-composition",
         "claims",
     }
 )
-_MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options"})
+_MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options", "disputes"})
 
 
 def _merge(base: Mapping, child: Mapping) -> Mapping:
@@ -535,6 +597,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         values = [reader.flag(matching_node.entries.get(key), key) for key in MATCHING_KEYS]
         matching = Matching(*(bool(value) for value in values))
 
+    disputes = _read_disputes(reader, tree.entries.get("disputes"))
     kinds = _read_kinds(reader, tree.entries.get("kinds"))
     kind_names = {kind.name for kind in kinds}
     options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
@@ -596,6 +659,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         deck=tuple(token.lower() for token in deck_tokens),
         game=name,
         claims=claims_node,
+        disputes=disputes,
     )
     catalogue = Catalogue(spec)
     problems: list[tuple[Position, str]] = []
@@ -854,6 +918,34 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
         else:
             options[name] = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(value_node, name))
     return options, option_rules
+
+
+def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
+    """The ``disputes`` section; a setting left out keeps its first value (see ``DISPUTE_SETTINGS``)."""
+    section = reader.mapping(node, "disputes", DISPUTES_FORM)
+    if section is None:
+        return DEFAULT_DISPUTES
+    reader.keys(section, set(DISPUTE_SETTINGS), set(), "disputes")
+    chosen: dict[str, dict[str, str]] = {}
+    for name, settings in DISPUTE_SETTINGS.items():
+        values = {key: choices[0] for key, choices in settings.items()}
+        form = "{" + ", ".join(f"{key}: {choices[0]}" for key, choices in settings.items()) + "}"
+        entry = reader.mapping(section.entries.get(name), f"disputes: {name}", form)
+        if entry is not None:
+            reader.keys(entry, set(settings), set(), f"disputes: {name}")
+            for key, choices in settings.items():
+                value_node = entry.entries.get(key)
+                value = reader.text(value_node, f"{name} {key}")
+                if value is None:
+                    continue
+                if value not in choices:
+                    assert value_node is not None
+                    reader.error(value_node.position, f"{name} {key} is one of {', '.join(choices)}, not '{value}'")
+                    continue
+                values[key] = value
+        chosen[name] = values
+    guilty, innocent = (Outcome(**chosen[name]) for name in ("challenge-guilty", "challenge-innocent"))
+    return Disputes(guilty, innocent, chosen["catch"]["draws"])
 
 
 def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str, object]) -> tuple[Rule, ...]:

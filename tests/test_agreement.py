@@ -56,6 +56,7 @@ def _snapshot(engine: Engine, model: Model, card: Any) -> Snapshot:
         "called": state.uno_called,
         "owed_seat": _OWED[0][0],
         "owed": _OWED[0][1],
+        **_DISPUTE[0],
     }
     return Snapshot(values, list(state.penalties), values["card"], state.draw_pile_size())
 
@@ -77,6 +78,12 @@ def _state(values: dict[str, Any], n: int) -> State:
         called=z3.BoolVal(values["called"]),
         owed_seat=z3.IntVal(values["owed_seat"]),
         owed=z3.IntVal(values["owed"]),
+        extra=z3.IntVal(values["extra"]),
+        after=z3.IntVal(values["after"]),
+        challengeable=z3.BoolVal(values["challengeable"]),
+        played_by=z3.IntVal(values["played_by"]),
+        caught_seat=z3.IntVal(values["caught_seat"]),
+        caught_owed=z3.IntVal(values["caught_owed"]),
     )
 
 
@@ -157,6 +164,11 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         return model.choose(pre, post, z3.IntVal(model.colour_index[event.colour]))
     if isinstance(event, ev.Call):
         return model.call(pre, post, z3.IntVal(state.seat[event.player]))
+    ruled = engine.disputes[-1] if engine.disputes and engine.disputes[-1].line == event.line else None
+    if isinstance(event, ev.Challenge) and ruled is not None and ruled.ruling in ("guilty", "innocent") and state.penalties:
+        return model.challenge(pre, post, z3.IntVal(state.seat[event.player]), z3.BoolVal(ruled.ruling == "guilty"))
+    if isinstance(event, ev.Catch) and ruled is not None and ruled.ruling == "valid":
+        return model.catch(pre, post, z3.IntVal(state.seat[event.player]), z3.IntVal(state.seat[event.target]))
     closes = isinstance(event, ev.Challenge)
     return model.unchanged(pre, post, z3.BoolVal(settled), z3.IntVal(settled_turn), z3.BoolVal(closes))
 
@@ -164,6 +176,13 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
 _CARD: list[Any] = [None]  # the one arbitrary card followed in this game
 _PLAYED: list[Any] = [None]  # the physical card the last play took from a hand
 _OWED: list[tuple[int, int]] = [(NONE, 0)]  # the penalty the last play or start card gave: (seat, cards), the model's owed_*
+# What the last play, ruled challenge or catch set of the model's dispute variables (free after any other event).
+_NO_DISPUTE = {"extra": 0, "after": NONE, "challengeable": False, "played_by": NONE, "caught_seat": NONE, "caught_owed": 0}
+_DISPUTE: list[dict[str, Any]] = [dict(_NO_DISPUTE)]
+
+
+def _owed_now(engine: Engine, penalty: Any) -> tuple[int, int]:
+    return penalty.player, UNTIL_COLOUR if penalty.until_colour is not None else penalty.count
 
 
 def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
@@ -191,6 +210,7 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
     singles = [card for card, count in rules.deck_counts.items() if count == 1]
     _CARD[0] = singles[seed % len(singles)]
     _OWED[0] = (NONE, 0)
+    _DISPUTE[0] = dict(_NO_DISPUTE)
     simulator = Simulator(rules, players, seed, mode, max_rounds=2)
     checked = 0
     problems: list[str] = []
@@ -224,10 +244,29 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
             return
         if isinstance(event, ev.Play):
             _OWED[0] = _given_penalty(snapshot.penalties, engine)
+            new = [p for p in state.penalties if not any(p is q for q in snapshot.penalties)]
+            given = new[-1] if new else None
+            _DISPUTE[0] = dict(
+                _DISPUTE[0],
+                extra=given.extra if given else 0,
+                after=given.next_turn if given and given.next_turn is not None else NONE,
+                challengeable=bool(given and given.challengeable),
+                played_by=state.seat[event.player],
+            )
             played_hand = holder["hand"]
             now = state.hands[state.seat[event.player]]
             gone = [card for card, count in played_hand.items() if now.get(card, 0) < count]
             _PLAYED[0] = gone[0]
+        ruled = engine.disputes[-1] if engine.disputes and engine.disputes[-1].line == event.line else None
+        if isinstance(event, ev.Challenge) and ruled is not None and ruled.ruling in ("guilty", "innocent") and state.penalties:
+            owed = state.penalties[0]
+            _OWED[0] = _owed_now(engine, owed)
+            after = owed.next_turn if owed.next_turn is not None else NONE
+            _DISPUTE[0] = dict(_DISPUTE[0], extra=owed.extra, after=after, challengeable=False)
+        if isinstance(event, ev.Catch) and ruled is not None and ruled.ruling == "valid":
+            caught = state.penalties[0] if state.penalties and state.penalties[0].catch else None
+            drawer = caught.player if caught else state.seat[event.target]
+            _DISPUTE[0] = dict(_DISPUTE[0], caught_seat=drawer, caught_owed=caught.count if caught else 0)
         post_values = _snapshot(engine, model, _CARD[0]).values
         pre = _state(snapshot.values, players)
         relation = _relation(model, rules, snapshot, engine, event, pre, _state(post_values, players))
@@ -296,6 +335,10 @@ MATRIX = {
     "draw-one-into-discard": "kinds:\n  draw-one: {effects: [{next-player-draws: {count: 1, into: discard-pile}}]}\n",
     "skip-two": "kinds:\n  skip: {effects: [{skip: 2}]}\n",
     "start-skip-applies-reverse": "kinds:\n  skip: {at-start: [reverse, apply-effects]}\n",
+    "guilty-challenger-draws-extra": "disputes:\n  challenge-guilty: {draws: challenger, cards: penalty-and-extra}\n",
+    "guilty-challenger-loses-turn": "disputes:\n  challenge-guilty: {then: challenger-loses-turn}\n",
+    "innocent-player-draws-no-extra": "disputes:\n  challenge-innocent: {draws: player, cards: penalty, then: challenger-plays}\n",
+    "catcher-draws": "disputes:\n  catch: {draws: catcher}\n",
 }
 
 
@@ -363,6 +406,20 @@ def _mutated(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
             return real_draw(self, pre, post, seat, count, penalty, penalty or into_discard, *rest)
 
         monkeypatch.setattr(Model, "draw", draw)
+    elif name in ("guilty ruled as innocent", "catcher draws"):
+        from dataclasses import replace
+
+        real_model_init = Model.__init__
+        spec_model_disputes = load_rules(SPECS / "uno-flip.yaml").spec.disputes
+        if name == "guilty ruled as innocent":
+            disputes = replace(spec_model_disputes, guilty=spec_model_disputes.innocent)
+        else:
+            disputes = replace(spec_model_disputes, catch_draws="catcher")
+
+        def init(self: Model, rules: Rules, n: int, cards: int) -> None:
+            real_model_init(self, replace(rules, spec=replace(rules.spec, disputes=disputes)), n, cards)
+
+        monkeypatch.setattr(Model, "__init__", init)
 
 
 _REAL_RESHUFFLE = Model.reshuffle
@@ -381,7 +438,7 @@ def _reshuffle_inverted(self: Model, pre: State, post: State, *rest: Any) -> Any
 
 
 MUTATIONS = ["penalty amount", "dealer first", "two-player reverse", "reshuffle keeps the top", "flip keeps the side"]
-MUTATIONS += ["penalty into the discard pile"]
+MUTATIONS += ["penalty into the discard pile", "guilty ruled as innocent", "catcher draws"]
 
 
 @pytest.mark.slow

@@ -65,12 +65,15 @@ def test_every_spec_key_and_value_is_documented() -> None:
     vocabulary |= spec_model.START_ACTIONS | spec_model.CHECKS | spec_model.OPTIONS | set(spec_model.SIDE_NAMES)
     for choices in spec_model.OPTION_CHOICES.values():
         vocabulary |= choices
-    for effect, settings in spec_model.EFFECT_SETTINGS.items():
+    for effect, settings in [*spec_model.EFFECT_SETTINGS.items(), *spec_model.DISPUTE_SETTINGS.items()]:
         vocabulary.add(effect)
         for key, values in settings.items():
             vocabulary.add(key)
             vocabulary |= set(values)
     vocabulary |= {"number", "action", "wild", "face-value", "official", "unchecked", spec_model.FORMAT}
+    from referee.proof import claims
+
+    vocabulary |= set(claims.FORMS) | claims.CHALLENGE_KEYS | claims.CATCH_KEYS
     missing = sorted(vocabulary - documented)
     assert not missing, f"docs/spec-language.md does not document: {missing}"
 

@@ -12,6 +12,8 @@ from referee.spec_model import load_spec, shipped_spec_names
 
 from helpers import HANDS_2P, check_text, codes
 
+SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 OFFICIAL = (SPECS / "uno-flip.yaml").read_text(encoding="utf-8")
 
@@ -152,3 +154,56 @@ def test_a_flip_that_also_skips_is_a_combination_that_loads(tmp_path: Path) -> N
     path = tmp_path / "flip-skips.yaml"
     path.write_text("format: referee-spec/1\nname: flip-skips\nextends: uno-flip\nkinds:\n  flip: {effects: [flip, {skip: 1}]}\n")
     assert load_spec(path).name == "flip-skips"
+
+
+@pytest.mark.parametrize(
+    ("disputes", "expected"),
+    [
+        ("challenge-guilty: {draws: nobody}", "challenge-guilty draws is one of player, challenger, not 'nobody'"),
+        ("challenge-innocent: {then: skip}", "challenge-innocent then is one of challenger-loses-turn, challenger-plays, not 'skip'"),
+        ("catch: {draws: everyone}", "catch draws is one of caught, catcher, not 'everyone'"),
+        ("catch: {cards: 4}", "unknown key 'cards' in disputes: catch"),
+        ("challenge-guilt: {draws: player}", "unknown key 'challenge-guilt' in disputes (did you mean 'challenge-guilty'?)"),
+        ("catch: caught", "disputes: catch must be a mapping, written like {draws: caught}"),
+    ],
+)
+def test_a_disputes_setting_outside_its_values_is_an_error_with_a_position(tmp_path: Path, disputes: str, expected: str) -> None:
+    problems = _problems(tmp_path, f"format: referee-spec/1\nname: slip\nextends: uno-flip\ndisputes:\n  {disputes}\n")
+    assert any(expected in problem and problem.startswith("5:") for problem in problems), problems
+
+
+def test_a_spec_without_disputes_keeps_the_meaning_of_version_1(tmp_path: Path) -> None:
+    """Specs written before the section existed rule on challenges and catches as the rulebook does."""
+    from referee.spec_model import DEFAULT_DISPUTES
+
+    assert load_spec(SPECS / "uno-flip.yaml").disputes == DEFAULT_DISPUTES
+    house = tmp_path / "catcher.yaml"
+    house.write_text("format: referee-spec/1\nname: catcher\nextends: uno-flip\ndisputes:\n  catch: {draws: catcher}\n")
+    disputes = load_spec(house).disputes
+    assert disputes.catcher_draws and disputes.guilty == DEFAULT_DISPUTES.guilty and disputes.innocent == DEFAULT_DISPUTES.innocent
+
+
+def _house(tmp_path: Path, disputes: str) -> Path:
+    path = tmp_path / "house.yaml"
+    path.write_text(f"format: referee-spec/1\nname: house\nextends: uno-flip\ndisputes:\n  {disputes}\n", encoding="utf-8")
+    return path
+
+
+def test_the_disputes_section_changes_what_a_ruling_costs(tmp_path: Path) -> None:
+    """The scenario's guilty challenge (Bob draws two, Ann plays) checks clean under the rulebook; under a house spec
+    where the challenger draws anyway, Bob's draw is the error, and Ann's two cards are what is owed."""
+    log = (SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log").read_text(encoding="utf-8")
+    assert check_text(log).valid
+    house = _house(tmp_path, "challenge-guilty: {draws: challenger}")
+    verdict = check_text(log, spec=house)
+    assert [(d.line, d.code, d.message) for d in verdict.errors][:1] == [(11, "bad-penalty", "Ann owes 2 cards, not Bob")]
+    fixed = log.replace("Bob draws yellow-1/wild yellow-2/teal-8", "Ann draws yellow-1/wild yellow-2/teal-8")
+    assert check_text(fixed, spec=house).valid
+
+
+def test_the_disputes_section_says_who_draws_after_a_catch(tmp_path: Path) -> None:
+    log = (SCENARIOS / "disputes" / "catch-valid.log").read_text(encoding="utf-8")
+    assert check_text(log).valid
+    house = _house(tmp_path, "catch: {draws: catcher}")
+    assert not check_text(log, spec=house).valid
+    assert check_text(log.replace("Ann draws yellow-1/wild", "Bob draws yellow-1/wild"), spec=house).valid

@@ -42,13 +42,15 @@ from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec_model import SPECS, Spec
 
 FORMAT = "referee-claims/1"
-FORMS = ("play", "start", "points", "matching", "deck", "table")
+FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table")
 SIDES = ("light", "dark")
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
 TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
 DECK_KEYS = frozenset({"cards", "sides", "pairing"})
+CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then"})
+CATCH_KEYS = frozenset({"draws"})
 CLAIM_KEYS = frozenset({"id", "statement", "source", "if", *FORMS})
 
 
@@ -204,6 +206,17 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
             "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
             "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
         }
+    if form == "challenge":
+        reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS), "a challenge claim")
+        return {
+            "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
+            "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
+            "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
+            "then": reader.choice(entries.get("then"), "then", where, ("challenger-plays", "challenger-loses-turn")),
+        }
+    if form == "catch":
+        reader.keys(node, CATCH_KEYS, set(CATCH_KEYS), "a catch claim")
+        return {"draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher"))}
     if form == "points":
         return {kind: reader.number(value, f"points of {kind}", where, ("face-value",)) for kind, value in entries.items()}
     if form == "matching":
@@ -413,6 +426,55 @@ def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[
     return questions
 
 
+def challengeable_faces(rules: Rules) -> list[FaceRules]:
+    """One face of each behaviour that gives a penalty open to a challenge."""
+    model = Model(rules, 2, len(rules.deck))
+    return [face_rules for face_rules in model.signatures if face_rules.challengeable and face_rules.gives_penalty]
+
+
+def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+    """For each challengeable face: a play of it, then a challenge ruled as the claim says (guilty or innocent).
+    Can the ruling differ from the claim: who draws, how many, who moves after? (sat: refuted). With ``possible``:
+    can such a challenge be made at all? (unsat: the claim would hold of nothing, so it is refuted)."""
+    figures = claim.figures
+    model = Model(rules, n, len(rules.deck))
+    questions = []
+    for face_rules in challengeable_faces(rules):
+        pre, mid, post = State.make(n, "pre"), State.make(n, "mid"), State.make(n, "post")
+        seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
+        play = model.play(pre, mid, seat, face_rules, face_colour, chosen, uncovered, z3.Bool("moved"))
+        challenger = mid.owed_seat
+        ruled = model.challenge(mid, post, challenger, z3.BoolVal(figures["ruling"] == "guilty"))
+        check = solver(timeout_ms)
+        check.add(model.conservation(pre), model.turn_valid(pre), play, mid.hand(seat) >= 1, ruled)
+        if not possible:
+            extra = rules.innocent_extra if figures["cards"] == "penalty-and-extra" else 0  # the option's value
+            until = mid.owed == UNTIL_COLOUR
+            expected = [
+                post.owed_seat == (seat if figures["draws"] == "player" else challenger),
+                post.owed == z3.If(until, mid.owed, mid.owed + extra),
+                post.extra == z3.If(until, mid.extra + extra, mid.extra),
+                post.after == (challenger if figures["then"] == "challenger-plays" else model.next_seat(challenger, mid.direction)),
+            ]
+            check.add(z3.Not(z3.And(*expected)))
+        questions.append(check)
+    return questions
+
+
+def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+    """A valid catch: can the penalty fall on another player than the claim says, be other than the option
+    uno-catch-penalty, or move the turn? (sat: refuted). With ``possible``: can a catch be made at all?"""
+    model = Model(rules, n, len(rules.deck))
+    pre, post = State.make(n, "pre"), State.make(n, "post")
+    catcher, caught = z3.Ints("catcher caught")
+    check = solver(timeout_ms)
+    check.add(model.conservation(pre), model.turn_valid(pre), model.uno_window(pre), model.catch(pre, post, catcher, caught))
+    if not possible:
+        drawer = caught if claim.figures["draws"] == "caught" else catcher
+        check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == rules.catch_penalty, post.turn == pre.turn)))
+    return [check]
+
+
 def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> str:
     """'sat' when some face of the kind can start a round (a start claim that is not about a returned card needs one)."""
     model = Model(rules, n, len(rules.deck))
@@ -545,11 +607,15 @@ class Before:
     side: int
     colour: str | None
     penalties: list[Any]
+    first: tuple[int, int, str | None, int, bool, int | None] | None  # the first penalty owed, copied: (player, count,
+    # until colour, extra, guilty, played by); the engine changes penalties in place
 
 
 def before(engine: Engine) -> Before:
     state = engine.state
-    return Before(state.turn, state.direction, state.side, state.colour, list(state.penalties))
+    first = state.penalties[0] if state.penalties else None
+    copied = (first.player, first.count, first.until_colour, first.extra, first.guilty, first.played_by) if first else None
+    return Before(state.turn, state.direction, state.side, state.colour, list(state.penalties), copied)
 
 
 def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
@@ -608,6 +674,23 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         dealer = state.dealer
         expected_turn = (dealer + figures["to-act"]) % n
         return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card")
+    if claim.form == "challenge" and isinstance(event, ev.Challenge) and previous is not None and previous.first is not None:
+        return _challenge_violation(figures, rules, previous, engine, event)
+    if claim.form == "challenge" and isinstance(event, ev.Play) and previous is not None and state.discard_pile:
+        face = state.discard_pile[-1].faces[previous.side]
+        penalty = state.penalties[-1] if state.penalties else None
+        wild_draw = face.face_class is FaceClass.WILD and rules.faces[face].gives_penalty
+        if wild_draw and penalty is not None and penalty.played_by == state.seat[event.player] and not penalty.challengeable:
+            victim = state.players[penalty.player]
+            return f"{event.player} played {face.token}, a wild draw card: the rulebook lets {victim} challenge it, the spec does not"
+    if claim.form == "catch" and isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
+        caught = state.penalties[0]
+        drawer = state.seat[event.target if figures["draws"] == "caught" else event.player]
+        if caught.player != drawer or caught.count != rules.catch_penalty:
+            return (
+                f"{event.player} caught {event.target}: {state.players[caught.player]} owes {caught.count} cards, "
+                f"not {state.players[drawer]} {rules.catch_penalty}"
+            )
     if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase == PLAYING:
         if _played_kind(rules, event.card, previous.side) != figures["kind"]:
             return None
@@ -622,6 +705,33 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         if any(p.player == seat for p in previous.penalties):  # a stacked play: the claim speaks of a plain play
             return None
         return _compare(figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}")
+    return None
+
+
+def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before, engine: Engine, event: ev.Challenge) -> str | None:
+    """A challenge ruled as the claim's ruling: does the penalty now owed say what the claim says?"""
+    state = engine.state
+    player, count, until_colour, extra_before, guilty, played_by = previous.first  # type: ignore[misc]
+    if guilty != (figures["ruling"] == "guilty") or not state.penalties or played_by is None:
+        return None  # another ruling, or the penalty was dropped at once (nothing left to draw)
+    penalty = state.penalties[0]
+    names = state.players
+    challenger = state.seat[event.player]
+    drawer = played_by if figures["draws"] == "player" else challenger
+    extra = rules.innocent_extra if figures["cards"] == "penalty-and-extra" else 0
+    following = challenger if figures["then"] == "challenger-plays" else (challenger + state.direction) % len(names)
+    what = f"after {event.player}'s challenge, ruled {figures['ruling']},"
+    if penalty.player != drawer:
+        return f"{what} {names[penalty.player]} draws the penalty, not {names[drawer]}"
+    owed_now = (penalty.count, penalty.extra) if until_colour is None else (penalty.extra,)
+    owed_claimed = (count + extra, extra_before) if until_colour is None else (extra_before + extra,)
+    if owed_now != owed_claimed:
+        more = extra_before + extra
+        claimed = f"{count + extra} cards" if until_colour is None else f"cards until a {until_colour} one, then {more} more"
+        return f"{what} {names[drawer]} owes {penalty.describe()}, not {claimed}"
+    if penalty.next_turn != following:
+        moves = names[penalty.next_turn] if penalty.next_turn is not None else "nobody new"
+        return f"{what} {moves} moves once it is drawn, not {names[following]}"
     return None
 
 

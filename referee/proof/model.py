@@ -48,6 +48,15 @@ class State:
     called: Any
     owed_seat: Any  # who owes the penalty the last play (or the start card) gave; NONE for none
     owed: Any  # how many cards: a number, UNTIL_COLOUR for draw-until-colour, 0 for none
+    # What a challenge or a catch reads and sets. No invariant reads them: a transition that does not set them
+    # leaves them free (an over-approximation, sound for the invariants); the claims read them one step after
+    # the play or the catch that sets them.
+    extra: Any  # cards owed after the colour is found (draw-until-colour), added by a ruled challenge
+    after: Any  # who moves once the owed cards are drawn
+    challengeable: Any  # the penalty owed may be challenged
+    played_by: Any  # who played the card that gave the penalty
+    caught_seat: Any  # who draws for a catch; NONE for none
+    caught_owed: Any  # how many
 
     @staticmethod
     def make(n: int, tag: str) -> State:
@@ -67,6 +76,12 @@ class State:
             called=z3.Bool(f"called_{tag}"),
             owed_seat=z3.Int(f"owed_seat_{tag}"),
             owed=z3.Int(f"owed_{tag}"),
+            extra=z3.Int(f"extra_{tag}"),
+            after=z3.Int(f"after_{tag}"),
+            challengeable=z3.Bool(f"challengeable_{tag}"),
+            played_by=z3.Int(f"played_by_{tag}"),
+            caught_seat=z3.Int(f"caught_seat_{tag}"),
+            caught_owed=z3.Int(f"caught_owed_{tag}"),
         )
 
     @property
@@ -114,6 +129,12 @@ class State:
             "called": value(self.called),
             "owed_seat": value(self.owed_seat),
             "owed": value(self.owed),
+            "extra": value(self.extra),
+            "after": value(self.after),
+            "challengeable": value(self.challengeable),
+            "played_by": value(self.played_by),
+            "caught_seat": value(self.caught_seat),
+            "caught_owed": value(self.caught_owed),
         }
 
 
@@ -248,6 +269,12 @@ class Model:
         constraints.append(post.side == (1 - pre.side if face_rules.flip else pre.side))
         constraints.append(post.turn == following)
         constraints += self.owes(post, face_rules, effect.victim)
+        constraints += [
+            post.after == (self.next_seat(effect.victim, effect.direction) if effect.victim is not None else NONE),
+            post.challengeable == z3.BoolVal(face_rules.challengeable and effect.victim is not None),
+            post.played_by == seat,
+            post.extra == 0,
+        ]
         if face_rules.choose_colour:
             constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
         elif face_rules.flip:
@@ -378,6 +405,49 @@ class Model:
             *self.frame(pre, post, {"turn", "drew", "window", "called"}),
         )
 
+    def challenge(self, pre: State, post: State, challenger: Any, guilty: Any) -> Any:
+        """The player who owes a challengeable penalty challenges it; the spec's ``disputes`` rule on it by ``guilty``
+        (the card's player held the colour in play): who draws, how many, who moves after (``effects.ruling``)."""
+        disputes = self.rules.spec.disputes
+
+        def ruled(outcome: Any) -> Any:
+            effect = effects.ruling(outcome, challenger, pre.played_by, pre.direction, self.n, self.rules.innocent_extra)
+            until = pre.owed == UNTIL_COLOUR
+            return z3.And(
+                post.owed_seat == effect.drawer,
+                post.owed == z3.If(until, pre.owed, pre.owed + effect.extra),
+                post.extra == z3.If(until, pre.extra + effect.extra, pre.extra),
+                post.after == effect.following,
+            )
+
+        return z3.And(
+            self.seat(challenger),
+            self.seat(pre.played_by),
+            pre.played_by != challenger,
+            pre.challengeable,
+            pre.owed_seat == challenger,
+            z3.If(guilty, ruled(disputes.guilty), ruled(disputes.innocent)),
+            z3.Not(post.challengeable),
+            post.played_by == pre.played_by,
+            post.window == NONE,
+            z3.Not(post.called),
+            *self.frame(pre, post, {"owed_seat", "owed", "window", "called"}),
+        )
+
+    def catch(self, pre: State, post: State, catcher: Any, caught: Any) -> Any:
+        """A valid catch: ``caught`` holds one card in an open UNO window without having said UNO; the spec's
+        ``disputes`` say who draws the option uno-catch-penalty, at once; the turn stays where it is."""
+        drawer = effects.catch_drawer(self.rules.spec.disputes.catcher_draws, catcher, caught)
+        return z3.And(
+            self.seat(catcher),
+            catcher != caught,
+            pre.window == caught,
+            z3.Not(pre.called),
+            post.caught_seat == drawer,
+            post.caught_owed == self.rules.catch_penalty,
+            *self.frame(pre, post, set()),
+        )
+
     def call(self, pre: State, post: State, seat: Any) -> Any:
         """The player whose UNO window is open says UNO."""
         return z3.And(pre.window == seat, post.called, *self.frame(pre, post, {"called"}))
@@ -475,6 +545,8 @@ class Model:
             self.pass_turn(pre, post, seat),
             self.choose(pre, post, chosen),
             self.unchanged(pre, post, completes, next_turn, moved),
+            self.challenge(pre, post, seat, moved),
+            self.catch(pre, post, seat, next_turn),
             self.call(pre, post, seat),
         ]
         return z3.Or(*options)

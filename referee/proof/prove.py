@@ -583,6 +583,14 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
             return "proved", [], "by enumeration of every case against the compiled rules"
         status, refuted = _for_each_count(players, lambda n: _answer(c.hand_size_question(claim, rules, n, timeout_ms)))
         return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
+    if claim.form in ("challenge", "catch"):
+        what = "challenge of a wild draw card" if claim.form == "challenge" else "catch"
+        ask = c.challenge_question if claim.form == "challenge" else c.catch_question
+        never = [n for n in players if _first_sat(ask(claim, rules, n, timeout_ms, True)) == "unsat"]
+        if never:  # the claim must hold of something: a spec where it can never happen breaks it
+            return "refuted", never, f"no {what} can be made under the spec"
+        status, refuted = _for_each_count(players, lambda n: _first_sat(ask(claim, rules, n, timeout_ms)))
+        return status, refuted, ""
     counts = c.counts_for(claim, rules, players)
     if not counts:
         return "proved", [], "no player count of the spec's range is concerned"
