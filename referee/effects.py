@@ -62,6 +62,39 @@ class StartEffect:
     victim: Any | None
 
 
+def flipped_position(position: Any, length: Any, reverses: bool) -> Any:
+    """Where the card at ``position`` (0 is the bottom) of a pile of ``length`` cards lies after a Flip: a pile the
+    Flip turns over (its ``flip`` effect's ``draw-pile``/``discard-pile`` setting) is reversed (ruling 16)."""
+    return length - 1 - position if reverses else position
+
+
+def turn_over(pile: list[Any], reverses: bool) -> None:
+    """Turn a pile over in place, card by card through ``flipped_position`` (the engine's concrete reading)."""
+    if not reverses:
+        return
+    length = len(pile)
+    turned = list(pile)
+    for position, card in enumerate(pile):
+        turned[flipped_position(position, length, reverses)] = card
+    pile[:] = turned
+
+
+@dataclass(frozen=True)
+class FlipColour:
+    """After a Flip (played, or turned up at the start): the colour in play is the uncovered face's, and
+    ``names`` says whether a colour must still be named (by whom is the caller's: an option)."""
+
+    colour: Any
+    names: Any
+
+
+def after_flip(uncovered: Any, uncovered_wild: Any, hand_after: Any, someone_names: bool, every: Any) -> FlipColour:
+    """The uncovered face's colour is in play; a wild uncovered has none, so one is named while the round goes on
+    (the flipper still holds cards) and the spec gives someone to name it. ``every`` is the conjunction of the
+    caller's values: ``all`` of Python booleans in the engine, ``z3.And`` in the model."""
+    return FlipColour(uncovered, every(uncovered_wild, hand_after > 0, someone_names))
+
+
 def first_to_act(at_start: frozenset[str], dealer: Any, players: int) -> tuple[Any, Any]:
     """The direction and the first player after the card turned up, before any ``apply-effects``."""
     direction: Any = 1

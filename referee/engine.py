@@ -23,6 +23,11 @@ from referee.verdicts import Diagnostic, RoundResult
 SIDE_NAMES = ("light", "dark")
 
 
+def _every(*values: bool) -> bool:
+    """The conjunction ``effects.after_flip`` asks of the engine (the model passes ``z3.And``)."""
+    return all(values)
+
+
 def _rule_id(rules: Rules, wanted: str) -> str:
     """A rule id the spec defines, falling back to the rule of the challenge check."""
     return wanted if wanted in rules.rules_by_id else rules.check_rules["challenge"].id
@@ -606,8 +611,10 @@ class Engine:
         if "flip" in at_start:
             self._flip(face_rules)
             face = state.top_face()  # type: ignore[assignment]
-            state.colour = face.colour
-            if face.face_class is FaceClass.WILD:
+            dealt = rules.spec.hand_size  # every hand is full at the start
+            flipped = effects.after_flip(face.colour, face.face_class is FaceClass.WILD, dealt, True, _every)
+            state.colour = flipped.colour
+            if flipped.names:
                 state.choose_by = chooser
             return
         state.direction, state.turn = effects.first_to_act(at_start, dealer, state.player_count)  # then apply-effects below
@@ -752,8 +759,10 @@ class Engine:
             self._flip(face_rules)
             top = state.top_face()
             assert top is not None
-            state.colour = top.colour
-            if top.face_class is FaceClass.WILD and state.hand_sizes[seat] > 0 and rules.flip_chooser != "nobody":
+            uncovered_wild = top.face_class is FaceClass.WILD
+            flipped = effects.after_flip(top.colour, uncovered_wild, state.hand_sizes[seat], rules.flip_chooser != "nobody", _every)
+            state.colour = flipped.colour
+            if flipped.names:
                 state.choose_by = seat if rules.flip_colour_by_player else following
         if effect.victim is not None:
             victim = effect.victim
@@ -784,10 +793,9 @@ class Engine:
         """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
         state = self.state
         state.side = 1 - state.side
-        if face_rules.flip_discard_pile:
-            state.discard_pile.reverse()
-        if state.full_mode and face_rules.flip_draw_pile:
-            state.draw_pile.reverse()
+        effects.turn_over(state.discard_pile, face_rules.flip_discard_pile)
+        if state.full_mode:
+            effects.turn_over(state.draw_pile, face_rules.flip_draw_pile)
 
     def _settle(self) -> None:
         """Drop penalties that can no longer be drawn (ruling 17), then end the round if it is over."""

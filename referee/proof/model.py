@@ -278,12 +278,11 @@ class Model:
         if face_rules.choose_colour:
             constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
         elif face_rules.flip:
-            hand_after = post.hand(seat)
-            chooser = rules.flip_chooser != "nobody"
+            flipped = effects.after_flip(uncovered, uncovered == NONE, post.hand(seat), rules.flip_chooser != "nobody", z3.And)
             constraints += [
                 z3.Or(uncovered == NONE, self.in_side(uncovered, post.side)),
-                post.colour == uncovered,
-                post.pending == z3.And(uncovered == NONE, hand_after > 0, z3.BoolVal(chooser)),
+                post.colour == flipped.colour,
+                post.pending == flipped.names,
             ]
         else:
             constraints += [self.in_side(face_colour, pre.side), post.colour == face_colour, z3.Not(post.pending)]
@@ -496,11 +495,15 @@ class Model:
         coloured = self.in_side(face_colour, start_side) if face_rules.face.colour is not None else face_colour == NONE
         if "flip" in at_start:
             # Everything turns at once; the uncovered face does nothing; a wild uncovered gets its colour named.
+            uncovered = z3.Int(f"start_uncovered_{face_rules.face.token}_{id(state)}")
+            flipped = effects.after_flip(uncovered, uncovered == NONE, self.rules.spec.hand_size, True, z3.And)
             return z3.And(
                 state.side == 1 - start_side,
                 state.direction == 1,
                 state.turn == left,
-                z3.Or(z3.And(self.in_side(state.colour, state.side), z3.Not(state.pending)), z3.And(state.colour == NONE, state.pending)),
+                z3.Or(uncovered == NONE, self.in_side(uncovered, state.side)),
+                state.colour == flipped.colour,
+                state.pending == flipped.names,
                 state.owed_seat == NONE,
                 state.owed == 0,
             )
