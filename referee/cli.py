@@ -629,7 +629,8 @@ def prove(
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
     """
     from referee.inputs import check_output_path
-    from referee.proof.prove import load_invariants, prove_spec
+    from referee.proof.invariants import load_invariants
+    from referee.proof.prove import prove_spec
     from referee.proof.report import render_json, render_junit, render_text
     from referee.spec_model import resolve_spec, shipped_spec_names
 

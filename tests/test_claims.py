@@ -23,7 +23,9 @@ from referee.compiler import load_rules
 from referee.engine import Engine
 from referee.errors import SpecError
 from referee.proof import claims as claims_module
-from referee.proof.prove import _snapshot, load_invariants, prove_spec, violation
+from referee.proof.invariants import load_invariants, violation
+from referee.proof.invariants import snapshot as _snapshot
+from referee.proof.prove import prove_spec
 from referee.replay import Replay
 from referee.simulate import Simulator
 from referee.verdicts import Diagnostic

@@ -281,7 +281,8 @@ def test_fuzz_signals_long(tmp_path: Path) -> None:
 
 
 def _prove_mutated(text: str, folder: Path) -> None:
-    from referee.proof.prove import load_invariants, prove_spec
+    from referee.proof.invariants import load_invariants
+    from referee.proof.prove import prove_spec
 
     path = folder / "fuzz.yaml"
     path.write_text(text, encoding="utf-8")

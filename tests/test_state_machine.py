@@ -1,6 +1,6 @@
 """A hypothesis state machine plays random legal games through the engine, checking after every event the
 concrete form of every invariant `referee prove` proves with Z3 (written once, beside its Z3 form, in
-referee.proof.prove), and the properties of the engine's own code that no spec can change (the turn is a
+referee.proof.invariants), and the properties of the engine's own code that no spec can change (the turn is a
 seat, an UNO window belongs to a player with one card, every card is in one place), so a failure here
 shrinks to a short game."""
 
@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from referee import events as ev
 from referee.compiler import load_rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
-from referee.proof.prove import INVARIANT_FORMS, violation
+from referee.proof.invariants import INVARIANT_FORMS, violation
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "specs" / "uno-flip.yaml")
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim")

@@ -1,0 +1,132 @@
+"""The questions ``referee prove`` asks Z3, and how their answers are read.
+
+A question is a solver whose satisfying model is a counterexample: ``unsat``
+proves, ``sat`` refutes, anything else is ``unknown`` and never counts as
+proved. Induction over the transition relation (``Init => Inv`` and
+``Inv /\\ T => Inv'``) is asked once per model fingerprint and player count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from referee.compiler import Rules
+from referee.proof.model import Model, State, solver
+
+PLAYER_COUNTS = tuple(range(2, 11))
+TIMEOUT_MS = 5000
+
+
+def ask(check: z3.Solver) -> str:
+    """sat / unsat / unknown, with the solver's reason for unknown."""
+    result = check.check()
+    if result == z3.unsat:
+        return "unsat"
+    if result == z3.sat:
+        return "sat"
+    interrupted(check)
+    return "unknown"
+
+
+def interrupted(check: z3.Solver) -> None:
+    """Z3 catches Ctrl-C itself and answers unknown ("canceled"): that is an interrupt, never an inconclusive proof."""
+    reason = check.reason_unknown().lower()
+    if "cancel" in reason or "interrupt" in reason:
+        raise KeyboardInterrupt
+
+
+@dataclass
+class Context:
+    """The model, states and transition formula for one spec and player count, built once per run."""
+
+    model: Model
+    start: State
+    pre: State
+    post: State
+    step: Any
+    deal: Any
+
+
+CONTEXTS: dict[tuple[Any, ...], Context] = {}
+
+
+def context_for(rules: Rules, n: int, cards: int) -> Context:
+    """Built once per model fingerprint and player count: house rules the model does not read share it."""
+    key = (Model.fingerprint(rules), n, cards)
+    context = CONTEXTS.get(key)
+    if context is None:
+        model = Model(rules, n, cards)
+        start, pre, post = State.make(n, "0"), State.make(n, "a"), State.make(n, "b")
+        context = Context(model, start, pre, post, model.step(pre, post, "t"), model.deal(start))
+        CONTEXTS[key] = context
+    return context
+
+
+ANSWERS: dict[tuple[Any, ...], str] = {}
+
+
+def inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
+    """'proved' when Init => Inv and Inv /\\ T => Inv' are valid; 'refuted' with a model; else 'unknown'.
+
+    The same formulas get the same answer (fixed seeds), so a spec whose model fingerprint was already
+    asked this question reuses the answer; 'unknown' is never reused.
+    """
+    key = (Model.fingerprint(rules), predicate.__code__, n, cards, timeout_ms)
+    if key in ANSWERS:
+        return ANSWERS[key]
+    answer = ask_inductive(rules, n, cards, predicate, timeout_ms)
+    if answer != "unknown":
+        ANSWERS[key] = answer
+    return answer
+
+
+def ask_inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
+    context = context_for(rules, n, cards)
+    model = context.model
+    base = solver(timeout_ms)
+    base.add(context.deal, z3.Not(predicate(model, context.start)))
+    answer = ask(base)
+    if answer != "unsat":
+        return "refuted" if answer == "sat" else "unknown"
+    step = solver(timeout_ms)
+    step.add(predicate(model, context.pre), context.step, z3.Not(predicate(model, context.post)))
+    answer = ask(step)
+    return {"unsat": "proved", "sat": "refuted"}.get(answer, "unknown")
+
+
+def per_player_count(
+    rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...], timeout_ms: int
+) -> tuple[str, list[int]]:
+    answers = {"proved": "unsat", "refuted": "sat"}
+    return for_each_count(players, lambda n: answers.get(inductive(rules, n, cards, predicate, timeout_ms), "unknown"))
+
+
+def for_each_count(players: tuple[int, ...], question: Callable[[int], str]) -> tuple[str, list[int]]:
+    """Ask ``question`` (sat means refuted) for each player count; a refutation outweighs an unknown."""
+    answers = {n: question(n) for n in players}
+    refuted = [n for n, answer in answers.items() if answer == "sat"]
+    if refuted:
+        return "refuted", refuted
+    if "unknown" in answers.values():
+        return "unknown", []
+    return "proved", []
+
+
+def all_unsat(questions: Iterator[z3.Solver], players: tuple[int, ...]) -> tuple[str, list[int]]:
+    """Proved when every question is unsat; refuted at the first sat; unknown at the first unknown."""
+    for check in questions:
+        answer = ask(check)
+        if answer == "sat":
+            return "refuted", list(players)
+        if answer == "unknown":
+            return "unknown", []
+    return "proved", []
+
+
+def first_sat(questions: list[z3.Solver]) -> str:
+    answers = [ask(check) for check in questions]
+    return "sat" if "sat" in answers else "unknown" if "unknown" in answers else "unsat"
