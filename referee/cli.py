@@ -583,6 +583,13 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
     metavar="NAME|FILE",
     help="A spec (shipped name or file); repeat for several. Default: every shipped spec.",
 )
+@click.option(
+    "--no-cache",
+    is_flag=True,
+    expose_value=False,
+    callback=_no_cache,
+    help="Compile the specs afresh: neither read nor write the cache of compiled rules (~/.cache/referee).",
+)
 @click.option("--invariant", "invariant_id", metavar="ID", help="Prove only this invariant or claim (specs/invariants.yml, specs/claims/).")
 @click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
 @_format_option

@@ -97,3 +97,24 @@ def test_an_invalid_spec_is_reported_and_not_cached(cache: Path, tmp_path: Path)
     out = probe(cache, str(LOG), str(bad))
     assert out.startswith("True [] ") and "bad.yaml" in out
     assert not list(cache.glob("*.pickle"))
+
+
+def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
+    """``--no-cache`` is one flag for every command with ``--spec`` (prove included), and it writes nothing."""
+    from referee.cli import main
+
+    commands = {
+        name: command
+        for name, command in main.commands.items()
+        if any(p.name == "spec_path" or p.name == "spec_paths" for p in command.params)
+    }
+    assert {"check", "explain", "adjudicate", "rules", "prove", "simulate", "view"} <= set(commands)
+    for name, command in commands.items():
+        assert any("--no-cache" in p.opts for p in command.params), name
+    environment = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
+    result = subprocess.run(
+        [sys.executable, "-m", "referee", "prove", "--no-cache", "--spec", "uno-flip", "--invariant", "deck.cards"],
+        capture_output=True,
+        env=environment,
+    )
+    assert result.returncode == 0 and not list(cache.iterdir()), result.stderr
