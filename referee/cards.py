@@ -1,6 +1,7 @@
 """Cards and faces: immutable values.
 
-A physical card has two faces, one per side. Faces and cards are interned:
+A physical card has one face per side of its game (two for UNO Flip, one for
+classic UNO). Faces and cards are interned:
 a spec's ``Catalogue`` makes exactly one object per face and per physical card
 (``red-7``, ``red-7/teal-skip-everyone``), so identity is equality and hashing
 is C-fast on the replay's hot path. Never build a ``Card`` or ``Face`` outside
@@ -23,7 +24,7 @@ class FaceClass(enum.Enum):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Face:
-    """One printed face: its side (0 light, 1 dark), colour (None for wilds), kind and number."""
+    """One printed face: its side (an index into the spec's sides), colour (None for wilds), kind and number."""
 
     token: str
     side: int
@@ -52,10 +53,10 @@ class Face:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """A physical card: ``faces[0]`` is its light face, ``faces[1]`` its dark face."""
+    """A physical card: ``faces[side]`` is its face on each side of the game (one side: the face is the card)."""
 
     token: str
-    faces: tuple[Face, Face]
+    faces: tuple[Face, ...]
 
     def __str__(self) -> str:
         return self.token
@@ -69,7 +70,7 @@ class Card:
     def __deepcopy__(self, memo: dict[int, object]) -> Card:
         return self
 
-    def __reduce__(self) -> tuple[type[Card], tuple[str, tuple[Face, Face]]]:
+    def __reduce__(self) -> tuple[type[Card], tuple[str, tuple[Face, ...]]]:
         return (Card, (self.token, self.faces))
 
     def face(self, side: int) -> Face:

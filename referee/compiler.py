@@ -60,7 +60,7 @@ class Rules:
     faces: dict[Face, FaceRules]
     deck: tuple[Card, ...]
     deck_counts: Counter[Card]
-    side_colours: tuple[frozenset[str], frozenset[str]]
+    side_colours: tuple[frozenset[str], ...]
     check_rules: dict[str, Rule]
     rules_by_id: dict[str, Rule]
     target: int
@@ -124,7 +124,7 @@ def compile_spec(spec: Spec) -> Rules:
         faces=faces,
         deck=deck,  # type: ignore[arg-type]
         deck_counts=Counter(deck),  # type: ignore[arg-type]
-        side_colours=(frozenset(spec.colours[0]), frozenset(spec.colours[1])),
+        side_colours=tuple(frozenset(colours) for colours in spec.colours),
         check_rules=check_rules,
         rules_by_id={rule.id: rule for rule in spec.rules},
         target=int(spec.options["target"]),  # type: ignore[call-overload]

@@ -20,8 +20,6 @@ from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
 from referee.verdicts import Diagnostic, RoundResult
 
-SIDE_NAMES = ("light", "dark")
-
 
 def _every(*values: bool) -> bool:
     """The conjunction ``effects.after_flip`` asks of the engine (the model passes ``z3.And``)."""
@@ -260,11 +258,17 @@ class Engine:
         return card
 
     def _why_unknown(self, token: str) -> str:
-        light, _, dark = token.partition("/")
         catalogue = self.rules.catalogue
+        names = self.rules.spec.side_names
+        if len(names) == 1:
+            return "a card of this game is written as its face (red-7)" if "/" in token else f"'{token}' is not a face of this game"
+        light, _, dark = token.partition("/")
         if catalogue.face(light, 0) is None:
-            return f"'{light}' is not a light face" + (" (it is a dark face)" if catalogue.face(light, 1) else "")
-        return f"'{dark}' is not a dark face" + (" (it is a light face)" if catalogue.face(dark, 0) else "")
+            return f"'{light}' is not a {names[0]} face" + (f" (it is a {names[1]} face)" if catalogue.face(light, 1) else "")
+        return f"'{dark}' is not a {names[1]} face" + (f" (it is a {names[0]} face)" if catalogue.face(dark, 0) else "")
+
+    def _any_side(self) -> str:
+        return "either side" if self.rules.spec.sides == 2 else "this game"
 
     def _cards(self, tokens: tuple[str, ...]) -> list[Card]:
         return [self._card(token) for token in tokens]
@@ -366,13 +370,11 @@ class Engine:
                 return found[0]
         name = self._name(seat)
         if face is None:
-            if catalogue.face(token, 1 - state.side) is None:
-                raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
-            raise Reject(
-                "card-not-in-hand",
-                "in-hand",
-                f"{token} is a {SIDE_NAMES[1 - state.side]} face; the {SIDE_NAMES[state.side]} side is in play",
-            )
+            names = self.rules.spec.side_names
+            other = next((side for side in range(len(names)) if side != state.side and catalogue.face(token, side)), None)
+            if other is None:
+                raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {self._any_side()}")
+            raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[state.side]} side is in play")
         found = [card for card in hand if card.faces[state.side] == face]
         if not found:
             raise Reject("card-not-in-hand", "in-hand", f"{name} holds no {face}")
@@ -636,7 +638,7 @@ class Engine:
         if "/" in token:
             self._card(token)
         elif not self.rules.catalogue.is_face(token):
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of either side")
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {self._any_side()}")
         if state.phase != PLAYING:
             self._not_in_play()
         stacked: Penalty | None = None
@@ -684,7 +686,8 @@ class Engine:
             if event.colour is None:
                 raise Reject("bad-colour", "wild-colour", f"{face} needs a colour: one of {', '.join(sorted(colours))}")
             if event.colour not in colours:
-                raise Reject("bad-colour", "wild-colour", f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side")
+                side_name = self.rules.spec.side_names[state.side]
+                raise Reject("bad-colour", "wild-colour", f"{event.colour} is not a colour of the {side_name} side")
         elif event.colour is not None:
             raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
         if state.uno_player is not None:
@@ -792,7 +795,7 @@ class Engine:
     def _flip(self, face_rules: FaceRules) -> None:
         """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
         state = self.state
-        state.side = 1 - state.side
+        state.side = (state.side + 1) % self.rules.spec.sides
         effects.turn_over(state.discard_pile, face_rules.flip_discard_pile)
         if state.full_mode:
             effects.turn_over(state.draw_pile, face_rules.flip_draw_pile)
@@ -951,7 +954,7 @@ class Engine:
             raise Reject(
                 "bad-colour",
                 "choose",
-                f"{event.colour} is not a colour of the {SIDE_NAMES[state.side]} side",
+                f"{event.colour} is not a colour of the {self.rules.spec.side_names[state.side]} side",
                 tuple(sorted(colours)),
             )
         self._close_window()
@@ -1190,7 +1193,7 @@ class Engine:
             state.round_number,
             True,
             self._name(winner),
-            SIDE_NAMES[state.side],
+            self.rules.spec.side_names[state.side],
             points,
             dict(zip(state.players, state.totals, strict=True)),
         )

@@ -14,10 +14,10 @@ from typing import Any
 from referee import events as ev
 from referee.cards import Card
 from referee.compiler import Rules
-from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, SIDE_NAMES, START_AGAIN, Engine, Reject
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Reject
 from referee.errors import InputError, Position, UsageError
 from referee.inputs import LogSource
-from referee.log_reader import LogReader
+from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
 from referee.replay import Replay
 from referee.spec_model import Rule, ruling_text
@@ -45,9 +45,10 @@ _EVENT_CHECK = {
 }
 
 
-def parse_move(text: str, line: int) -> ev.Event:
-    """A hypothetical event written as a log line ("Bob plays red-5")."""
+def parse_move(text: str, line: int, form: CardForm = PAIRS) -> ev.Event:
+    """A hypothetical event written as a log line ("Bob plays red-5"), read as the game in force writes cards."""
     reader = LogReader()
+    reader.set_form(form)
     event = reader.parse_event_line(line, text)
     if event is None or reader.errors:
         problem = reader.errors[0].message if reader.errors else "empty"
@@ -102,7 +103,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
     return {
         "round": state.round_number,
         "phase": _PHASES.get(state.phase, "setup"),
-        "side": SIDE_NAMES[state.side],
+        "side": engine.rules.spec.side_names[state.side],
         "direction": "left" if state.direction == 1 else "right",
         "turn": names[state.turn] if names and state.phase == PLAYING else None,
         "drew_this_turn": state.drew,
@@ -217,9 +218,9 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
         source = LogSource(str(source), source)
     if line < 1:
         raise UsageError("a line number is at least 1")
-    event_from_move = parse_move(move, line) if move is not None else None
     replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line)
     verdict = replay.run_source(source)
+    event_from_move = parse_move(move, line, replay.reader.form) if move is not None else None
     if line > replay.reader.lines + (1 if move is not None else 0):
         lines = replay.reader.lines
         raise InputError(f"line {line} is past the end: the log has {lines} line{'s' if lines != 1 else ''}", Position(source.display))

@@ -10,7 +10,7 @@ stop it: they are collected in ``errors`` so that all are reported at once.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -35,10 +35,24 @@ _NATURAL = re.compile(r"0|[1-9][0-9]{0,5}")
 _ODD_SPACE = re.compile(r"[^\S \t]|[\x00-\x08\x0e-\x1f\x7f]")
 _BOM = b"\xef\xbb\xbf"
 
-# Tokens already validated, shared by all readers (validation depends only on the token); bounded.
+# Tokens already validated, shared by all readers (validation depends only on the token and the card form); bounded.
 _GOOD_NAMES: set[str] = set()
 _GOOD_CARDS: dict[str, str] = {}
 _GOOD_PLAYS: dict[str, str] = {}
+_GOOD_FACES: dict[str, str] = {}  # a game of one side: any token is read, and judged by the spec during replay
+
+
+@dataclass(frozen=True, slots=True)
+class CardForm:
+    """How the game in force writes cards and colours: ``pairs`` (a physical card is ``LIGHT/DARK``, the syntax the
+    format requires of a two-sided game) or not (one side: the face is the card, and a card token has no syntax rule
+    of its own); ``colours``: the colour words (the format's eight, and any colour of the spec)."""
+
+    pairs: bool = True
+    colours: frozenset[str] = COLOURS
+
+
+PAIRS = CardForm()
 
 # Where the reader is in the log's structure.
 _HEADER, _ROUND, _DEALER, _HANDS, _STARTS, _EVENTS = range(6)
@@ -51,9 +65,13 @@ class SyntaxProblem:
 
 
 class LogReader:
-    """Reads one log; iterate ``events(stream)``, then look at ``errors``."""
+    """Reads one log; iterate ``events(stream)``, then look at ``errors``.
 
-    def __init__(self) -> None:
+    ``card_form_of(spec_name)`` says how the game the header's ``spec`` line selects (None: no such line) writes
+    cards; it is asked once, when the header ends, and the header's ``deck`` line is read then.
+    """
+
+    def __init__(self, card_form_of: Callable[[str | None], CardForm] | None = None) -> None:
         self.errors: list[SyntaxProblem] = []
         self.error_count = 0
         self.lines = 0
@@ -64,6 +82,32 @@ class LogReader:
         self._good_cards = _GOOD_CARDS
         self._good_plays = _GOOD_PLAYS
         self._fast = {"plays": self._fast_play, "draws": self._fast_draw, "passes": self._fast_pass}
+        self._card_form_of = card_form_of
+        self._pending_header: list[ev.Event] = []
+        self._spec_name: str | None = None
+        self._deck: tuple[int, list[str]] | None = None  # the header's deck line, read when the header ends
+        self.form = PAIRS
+        self._colours = COLOURS
+
+    def _end_header(self) -> Iterator[ev.Event]:
+        """The header is over: learn the game's card form, then read the deck line by it."""
+        if self._card_form_of is not None:
+            self.set_form(self._card_form_of(self._spec_name))
+            self._card_form_of = None
+        if self._deck is not None:
+            line, tokens = self._deck
+            self._deck = None
+            cards = self._cards(line, tokens)
+            if cards is not None:
+                yield ev.Deck(line, cards)
+
+    def set_form(self, form: CardForm) -> None:
+        """Read cards and colours as ``form`` says from now on."""
+        self.form = form
+        self._colours = form.colours
+        if not form.pairs:
+            self._good_cards = _GOOD_FACES
+            self._good_plays = _GOOD_FACES
 
     def _error(self, line: int, message: str) -> None:
         if self.errors and (self.errors[-1].line == line or line < self.errors[-1].line and any(e.line == line for e in self.errors)):
@@ -122,9 +166,11 @@ class LogReader:
                 pending = b""
                 too_long = True
         self.lines = line_number
+        if self._state == _HEADER:
+            yield from self._end_header()
         if not self._players_seen:
             self._error(1, "the log has no 'players' line")
-            self.errors.sort(key=lambda problem: problem.line)
+        self.errors.sort(key=lambda problem: problem.line)
 
     def _block(self, before: int, data: bytes) -> Iterator[ev.Event]:
         """Lines ``before + 1`` ... of a block of whole lines (no trailing newline)."""
@@ -164,6 +210,9 @@ class LogReader:
                     yield Play(line_number, tokens[0], card, None)
                     continue
             event = parse(line_number, tokens)
+            if self._pending_header:
+                yield from self._pending_header
+                self._pending_header = []
             if event is not None:
                 yield event
 
@@ -189,6 +238,8 @@ class LogReader:
         return self._parse(line, tokens)
 
     def _parse(self, line: int, tokens: list[str]) -> ev.Event | None:
+        if self._state == _HEADER and tokens[0].lower() not in HEADER_KEYWORDS and (self._deck is not None or self._card_form_of):
+            self._pending_header = list(self._end_header())
         if len(tokens) > 1 and self._state == _EVENTS and tokens[0] in self._good_names:
             fast = self._fast.get(tokens[1])
             if fast is not None:
@@ -232,10 +283,11 @@ class LogReader:
             if keyword == "spec":
                 if len(args) != 1:
                     return self._arity(line, "spec NAME")
+                self._spec_name = args[0]
                 return ev.SpecName(line, args[0])
             if keyword == "deck":
-                cards = self._cards(line, args)
-                return ev.Deck(line, cards) if cards is not None else None
+                self._deck = (line, args)  # read once the header has said which game it is
+                return None
             if len(args) != 1:
                 return self._arity(line, "target N")
             if not _POSITIVE.fullmatch(args[0]):
@@ -313,7 +365,7 @@ class LogReader:
         if count == 3:
             return ev.Play(line, tokens[0], card, None)
         colour = tokens[3]
-        return ev.Play(line, tokens[0], card, colour) if colour in COLOURS else None
+        return ev.Play(line, tokens[0], card, colour) if colour in self._colours else None
 
     def _fast_draw(self, line: int, tokens: list[str]) -> ev.Event | None:
         known = self._good_cards
@@ -338,7 +390,7 @@ class LogReader:
             if len(args) not in (1, 2):
                 return self._arity(line, "P plays CARD [COLOUR]")
             card = args[0].lower()
-            if not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
+            if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
                 self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3)")
                 return None
             if len(self._good_plays) < 10_000:
@@ -346,7 +398,7 @@ class LogReader:
             colour = None
             if len(args) == 2:
                 colour = args[1].lower()
-                if colour not in COLOURS:
+                if colour not in self._colours:
                     self._error(line, f"'{_show(args[1])}' is not a colour")
                     return None
             return ev.Play(line, player, card, colour)
@@ -359,7 +411,7 @@ class LogReader:
             if len(args) != 1:
                 return self._arity(line, "P chooses COLOUR")
             colour = args[0].lower()
-            if colour not in COLOURS:
+            if colour not in self._colours:
                 self._error(line, f"'{_show(args[0])}' is not a colour")
                 return None
             return ev.Choose(line, player, colour)
@@ -404,7 +456,7 @@ class LogReader:
             card = known.get(token)
             if card is None:
                 card = token.lower()
-                if not _CARD.fullmatch(card):
+                if self.form.pairs and not _CARD.fullmatch(card):
                     self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3)")
                     return None
                 if len(known) < 10_000:

@@ -18,7 +18,7 @@ from referee.compiler import Rules, load_rules
 from referee.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
-from referee.log_reader import LogReader
+from referee.log_reader import COLOURS, PAIRS, CardForm, LogReader
 from referee.spec_model import resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
@@ -57,8 +57,17 @@ class Replay:
         self.record_disputes = record_disputes
         self.engine: Engine | None = None
         self.verdict = FileVerdict(path=display_path)
-        self.reader = LogReader()
+        self.reader = LogReader(self._card_form)
         self.stopped_event: ev.Event | None = None
+
+    def _card_form(self, spec_name: str | None) -> CardForm:
+        """How the log's game writes cards (asked by the reader when the header ends); an unusable spec is reported
+        when replay starts, so here it reads as the default."""
+        try:
+            rules = rules_for(spec_name, self.base_dir, self.spec_override)
+        except (SpecError, OSError):
+            return PAIRS
+        return card_form(rules)
 
     def run_source(self, source: LogSource) -> FileVerdict:
         """Replay a log file or standard input; a log that cannot be read, or whose spec is invalid, raises.
@@ -178,6 +187,13 @@ class Replay:
                 self.verdict.errors.append(diagnostic)
                 return False
         return True
+
+
+def card_form(rules: Rules) -> CardForm:
+    """A game of two sides writes a physical card ``LIGHT/DARK``; a game of one side writes the face. Colour words are
+    the format's eight and the spec's own."""
+    colours = COLOURS | {colour for side in rules.spec.colours for colour in side}
+    return CardForm(pairs=rules.spec.sides > 1, colours=frozenset(colours)) if colours != COLOURS or rules.spec.sides < 2 else PAIRS
 
 
 def _cite(verdict: FileVerdict, rules: Rules) -> None:

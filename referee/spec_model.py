@@ -85,6 +85,8 @@ CHECKS = frozenset(
         "game-over",
     }
 )
+# Checks that can arise only where some kind has an effect: a spec without one need not govern them.
+CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
 # Settings an effect may take, with their allowed values (the first is the default).
 EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "next-player-draws": {"into": ("hand", "discard-pile")},
@@ -124,7 +126,8 @@ _OPTION_EXAMPLES: dict[str, str] = {
     "stacking": "[draw-one, draw-five]",
 }
 _PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
-SIDE_NAMES = ("light", "dark")
+SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
+MAX_SIDES = 2
 # The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
 SOURCE_KEYS = frozenset({"title", "publisher", "file"})
 DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"
@@ -218,6 +221,7 @@ class Kind:
     sides: tuple[int, ...]
     copies: int
     numbers: tuple[int, ...]
+    number_copies: tuple[tuple[int, int], ...]  # a number kind's copies of particular numbers, per colour (else ``copies``)
     points: int | None
     effects: tuple[Effect, ...]
     at_start: tuple[str, ...]
@@ -290,7 +294,7 @@ class Spec:
     max_players: int
     hand_size: int
     start_side: int
-    colours: tuple[tuple[str, ...], tuple[str, ...]]
+    colours: tuple[tuple[str, ...], ...]  # per side, in the order of ``side_names``
     matching: Matching
     kinds: tuple[Kind, ...]
     options: dict[str, object]
@@ -302,6 +306,11 @@ class Spec:
     game_stated: bool = True  # False when the root spec has no 'game' line (its game is then its name)
     claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
     disputes: Disputes = DEFAULT_DISPUTES
+    side_names: tuple[str, ...] = SIDE_NAMES  # one or two sides; a card has one face per side
+
+    @property
+    def sides(self) -> int:
+        return len(self.side_names)
 
     def option(self, name: str) -> object:
         return self.options[name]
@@ -550,6 +559,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
                     reader.text(entry.entries.get("publisher"), "publisher") or "",
                 )
 
+    side_names, colours = _read_sides(reader, tree.entries.get("sides"))
     table = reader.mapping(tree.entries.get("table"), "table", "{min-players: 2, max-players: 10, hand-size: 7, start-side: light}")
     min_players = max_players = hand_size = 0
     start_side = 0
@@ -561,32 +571,10 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         if min_players > max_players:
             reader.error(table.position, "min-players is more than max-players")
         side_name = reader.text(table.entries.get("start-side"), "start-side")
-        if side_name is not None and side_name not in SIDE_NAMES:
-            reader.error(table.entries["start-side"].position, f"start-side must be light or dark, not '{side_name}'")
-        start_side = SIDE_NAMES.index(side_name) if side_name in SIDE_NAMES else 0
-
-    colours: list[tuple[str, ...]] = [(), ()]
-    sides = reader.mapping(tree.entries.get("sides"), "sides", "{light: {colours: [red, ...]}, dark: {colours: [pink, ...]}}")
-    if sides:
-        reader.keys(sides, set(SIDE_NAMES), set(SIDE_NAMES), "sides")
-        seen_colours: set[str] = set()
-        for index, side_name in enumerate(SIDE_NAMES):
-            side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'", "{colours: [red, yellow, ...]}")
-            if not side:
-                continue
-            reader.keys(side, {"colours"}, {"colours"}, f"side '{side_name}'")
-            names = []
-            for node in reader.sequence(side.entries.get("colours"), "colours"):
-                colour = reader.name(node, "a colour")
-                if colour is None:
-                    continue
-                if colour in seen_colours:
-                    reader.error(node.position, f"colour '{colour}' is named twice")
-                seen_colours.add(colour)
-                names.append(colour)
-            if not names:
-                reader.error(side.position, f"side '{side_name}' needs at least one colour")
-            colours[index] = tuple(names)
+        if side_name is not None and side_name not in side_names:
+            shown = " or ".join(side_names) if side_names else "a side of 'sides'"
+            reader.error(table.entries["start-side"].position, f"start-side must be {shown}, not '{side_name}'")
+        start_side = side_names.index(side_name) if side_name in side_names else 0
 
     matching = Matching(True, True, True, True)
     matching_node = reader.mapping(
@@ -598,7 +586,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         matching = Matching(*(bool(value) for value in values))
 
     disputes = _read_disputes(reader, tree.entries.get("disputes"))
-    kinds = _read_kinds(reader, tree.entries.get("kinds"))
+    kinds = _read_kinds(reader, tree.entries.get("kinds"), side_names)
     kind_names = {kind.name for kind in kinds}
     options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
     rules = _fill_summaries(reader, _read_rules(reader, tree.entries.get("rules"), sources), options)
@@ -618,7 +606,9 @@ def build_spec(tree: Mapping, path: str) -> Spec:
             if option not in OPTIONS:
                 reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{_did_you_mean(option, OPTIONS)}")
     covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
-    for check in sorted(CHECKS - set(covered)):
+    effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
+    needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
+    for check in sorted(CHECKS - set(covered) - needless):
         reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
     for check, count in sorted(covered.items()):
         if count > 1:
@@ -650,7 +640,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         max_players=max_players,
         hand_size=hand_size,
         start_side=start_side,
-        colours=(colours[0], colours[1]),
+        colours=tuple(colours),
+        side_names=side_names,
         matching=matching,
         kinds=kinds,
         options=options,
@@ -723,7 +714,41 @@ def _playability_problems(spec: Spec, catalogue: Catalogue, tree: Mapping, path:
     return problems
 
 
-def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
+def _read_sides(reader: _Reader, node: Node | None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """``sides``: one or two named sides, each with its colours. A card has one face per side; a spec with one side
+    writes a card as its face. The two sides of version 1, ``light`` and ``dark``, keep that order however written."""
+    sides = reader.mapping(node, "sides", "{light: {colours: [red, ...]}, dark: {colours: [pink, ...]}}")
+    if not sides:
+        return SIDE_NAMES, [(), ()]
+    names = tuple(sides.entries)
+    if set(names) == set(SIDE_NAMES):
+        names = SIDE_NAMES
+    if not 1 <= len(names) <= MAX_SIDES:
+        reader.error(sides.position, f"a spec has one or two sides, not {len(names)}")
+    colours: list[tuple[str, ...]] = []
+    seen_colours: set[str] = set()
+    for side_name in names:
+        if not _NAME.fullmatch(side_name):
+            reader.error(sides.keys[side_name], f"a side is named by a lower-case name, not '{escape(side_name)}'")
+        side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'", "{colours: [red, yellow, ...]}")
+        side_colours: list[str] = []
+        if side:
+            reader.keys(side, {"colours"}, {"colours"}, f"side '{side_name}'")
+            for colour_node in reader.sequence(side.entries.get("colours"), "colours"):
+                colour = reader.name(colour_node, "a colour")
+                if colour is None:
+                    continue
+                if colour in seen_colours:
+                    reader.error(colour_node.position, f"colour '{colour}' is named twice")
+                seen_colours.add(colour)
+                side_colours.append(colour)
+            if not side_colours:
+                reader.error(side.position, f"side '{side_name}' needs at least one colour")
+        colours.append(tuple(side_colours))
+    return names, colours
+
+
+def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[Kind, ...]:
     kinds_node = reader.mapping(node, "kinds", "{number: {class: number, ...}, ...}")
     if not kinds_node:
         return ()
@@ -747,10 +772,10 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
         sides = []
         for side_node in reader.sequence(entry.entries.get("sides"), "sides"):
             side = reader.text(side_node, "a side")
-            if side not in SIDE_NAMES:
-                reader.error(side_node.position, f"a side is light or dark, not '{side}'")
+            if side not in side_names:
+                reader.error(side_node.position, f"a side is {' or '.join(side_names)}, not '{side}'")
             else:
-                sides.append(SIDE_NAMES.index(side))
+                sides.append(side_names.index(side))
         numbers: tuple[int, ...] = ()
         numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers", "{from: 1, to: 9}")
         if numbers_node:
@@ -761,7 +786,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
                 numbers = tuple(range(low, high + 1))
         if (face_class is FaceClass.NUMBER) != bool(numbers):
             reader.error(entry.position, f"{what}: 'numbers' is required for a number kind and only there")
-        copies = reader.number(entry.entries.get("copies"), "copies", 1) or 1
+        copies, number_copies = _read_copies(reader, entry.entries.get("copies"), numbers, what)
         points_node = entry.entries.get("points")
         points: int | None = None
         if isinstance(points_node, Scalar) and points_node.value == "face-value":
@@ -782,6 +807,8 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
         if "next-player-draws-until-colour" in names and "choose-colour" not in names:
             reader.error(entry.position, f"{what}: next-player-draws-until-colour needs choose-colour")
         _conflicting_effects(reader, entry, what, names)
+        if len(side_names) < 2 and "flip" in names:
+            reader.error(entry.keys.get("effects", entry.position), f"{what}: a flip needs a second side to turn to")
         at_start = []
         for start_node in reader.sequence(entry.entries.get("at-start"), "at-start"):
             action = reader.text(start_node, "a start action")
@@ -792,6 +819,8 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             else:
                 at_start.append(action)
         _conflicting_start(reader, entry, what, names, at_start)
+        if len(side_names) < 2 and "flip" in at_start:
+            reader.error(entry.keys.get("at-start", entry.position), f"{what}: a flip needs a second side to turn to")
         spellings = tuple(reader.name(n, "a spelling") or "" for n in reader.sequence(entry.entries.get("spellings"), "spellings"))
         kinds.append(
             Kind(
@@ -799,6 +828,7 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
                 face_class=face_class,
                 sides=tuple(sides),
                 copies=copies,
+                number_copies=number_copies,
                 numbers=numbers,
                 points=points,
                 effects=tuple(effects),
@@ -809,6 +839,28 @@ def _read_kinds(reader: _Reader, node: Node | None) -> tuple[Kind, ...]:
             )
         )
     return tuple(kinds)
+
+
+def _read_copies(reader: _Reader, node: Node | None, numbers: tuple[int, ...], what: str) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """``copies: 2``, or for a number kind ``copies: {0: 1, other: 2}``: copies of particular numbers, per colour."""
+    if not isinstance(node, Mapping):
+        return reader.number(node, "copies", 1) or 1, ()
+    if not numbers:
+        reader.error(node.position, f"{what}: copies per number is only for a number kind")
+        return 1, ()
+    default = 0
+    particular: list[tuple[int, int]] = []
+    for key, value in node.entries.items():
+        count = reader.number(value, f"copies of {key}", 1) or 1
+        if key == "other":
+            default = count
+        elif _NUMBER.fullmatch(key) and int(key) in numbers:
+            particular.append((int(key), count))
+        else:
+            reader.error(node.keys[key], f"{what}: copies are given per number of the kind or as 'other', not '{escape(key)}'")
+    if not default and len(particular) < len(numbers):
+        reader.error(node.position, f"{what}: copies needs 'other' for the numbers it does not name")
+    return default or 1, tuple(sorted(particular))
 
 
 TURN_EFFECTS = ("reverse", "skip", "skip-everyone")
@@ -1018,19 +1070,25 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
 
 
 class Catalogue:
-    """Every face and physical card a spec can write, keyed by lower-case token."""
+    """Every face and physical card a spec can write, keyed by lower-case token.
+
+    With two sides a physical card is written ``FACE/FACE`` (one face per side, in the sides' order); with one
+    side the face is the physical card, and identical copies are one card.
+    """
 
     def __init__(self, spec: Spec) -> None:
-        self.faces: tuple[dict[str, Face], dict[str, Face]] = ({}, {})
-        self.composition: list[Counter[Face]] = [Counter(), Counter()]
+        self.side_names = spec.side_names
+        self.faces: tuple[dict[str, Face], ...] = tuple({} for _ in spec.side_names)
+        self.composition: list[Counter[Face]] = [Counter() for _ in spec.side_names]
         for kind in spec.kinds:
+            copies_of = dict(kind.number_copies)
             for side in kind.sides:
                 for colour in (None,) if kind.face_class is FaceClass.WILD else spec.colours[side]:
                     for number in kind.numbers or (None,):
                         token = face_token(colour, kind.name, number)
                         face = Face(token, side, colour, kind.name, number, kind.face_class)
                         self.faces[side][token] = face
-                        self.composition[side][face] = kind.copies
+                        self.composition[side][face] = copies_of.get(number, kind.copies) if number is not None else kind.copies
                         if colour is None:
                             for spelling in kind.spellings:
                                 self.faces[side][spelling] = face
@@ -1038,19 +1096,29 @@ class Catalogue:
 
     def face(self, token: str, side: int) -> Face | None:
         """The face of ``side`` written ``token`` (lower case)."""
-        return self.faces[side].get(token)
+        return self.faces[side].get(token) if 0 <= side < len(self.faces) else None
 
     def is_face(self, token: str) -> bool:
-        """Whether ``token`` names a face of either side."""
-        return token in self.faces[0] or token in self.faces[1]
+        """Whether ``token`` names a face of any side."""
+        return any(token in faces for faces in self.faces)
 
     def card(self, token: str) -> Card | None:
-        """The physical card ``LIGHT/DARK`` (lower-case token), or None if its faces are not both faces of their sides."""
+        """The physical card written ``token`` (lower case): ``LIGHT/DARK`` with two sides, the face with one;
+        None when it is no card of the spec."""
         try:
             return self._cards[token]
         except KeyError:
             pass
         card = None
+        if len(self.faces) == 1:
+            face = self.faces[0].get(token)
+            if face is not None:
+                card = self._cards.get(face.token) or Card(face.token, (face,))
+                self._cards[face.token] = card
+                self._cards[token] = card
+            elif len(self._cards) < 20_000:
+                self._cards[token] = None
+            return card
         light_token, slash, dark_token = token.partition("/")
         light = self.faces[0].get(light_token)
         dark = self.faces[1].get(dark_token)
@@ -1066,7 +1134,7 @@ class Catalogue:
     def composition_problems(self, tokens: list[str]) -> list[str]:
         """What is wrong with a deck's counts of faces on each side (empty when it is official)."""
         problems = []
-        for side, side_name in enumerate(SIDE_NAMES):
+        for side, side_name in enumerate(self.side_names):
             counts: Counter[Face] = Counter()
             for token in tokens:
                 card = self.card(token)

@@ -25,7 +25,7 @@ from referee.errors import SpecError
 from referee.proof import claims as claims_module
 from referee.proof.invariants import load_invariants, violation
 from referee.proof.invariants import snapshot as _snapshot
-from referee.proof.prove import prove_spec
+from referee.proof.prove import deck_size, prove_spec
 from referee.replay import Replay
 from referee.simulate import Simulator
 from referee.verdicts import Diagnostic
@@ -77,14 +77,15 @@ def _replay(log: Path, spec: Path, judge: Any) -> tuple[list[str], bool]:
 
 
 class _InvariantJudge:
-    def __init__(self, invariant_id: str) -> None:
+    def __init__(self, invariant_id: str, rules: Any) -> None:
         self.id = invariant_id
+        self.cards = deck_size(rules, INVARIANTS)
 
     def remember(self, engine: Engine) -> Any:
         return _snapshot(engine) if engine.state.hands else None
 
     def check(self, previous: Any, engine: Engine, event: ev.Event) -> str | None:
-        return violation(self.id, INVARIANTS.cards, previous, engine, event)
+        return violation(self.id, self.cards, previous, engine, event)
 
 
 class _ClaimJudge:
@@ -119,7 +120,7 @@ def _broken(spec: Path, tmp_path: Path) -> None:
             assert (checked.returncode == 1 and ":3: bad-setup" in checked.stdout) if turned_away else checked.returncode == 0
             continue
         assert checked.returncode == 0, checked.stdout
-        judge = _ClaimJudge(claims[outcome.id], rules) if outcome.id in claims else _InvariantJudge(outcome.id)
+        judge = _ClaimJudge(claims[outcome.id], rules) if outcome.id in claims else _InvariantJudge(outcome.id, rules)
         if outcome.id in claims and claims[outcome.id].form in ("points", "matching", "deck", "table"):
             pass  # finite claims: the log shows the case; the replay below still reaches it
         found, valid = _replay(log, spec, judge)
@@ -150,7 +151,7 @@ def test_harmless_variants_and_shipped_specs_prove(spec: Path) -> None:
 def test_concrete_forms_never_fire_on_rules_that_prove(spec: Path) -> None:
     """The concrete check of every invariant and claim is silent on real games under a spec that proves (no false alarm)."""
     rules = load_rules(spec)
-    judges: list[Any] = [_InvariantJudge(i.id) for i in INVARIANTS.invariants]
+    judges: list[Any] = [_InvariantJudge(i.id, rules) for i in INVARIANTS.invariants]
     judges += [_ClaimJudge(claim, rules) for claim in claims_module.game_claims(rules) if claim.applies(rules)]
     for seed in range(4):
         simulator = Simulator(rules, 2 + seed % 4, seed, "full", max_rounds=2)

@@ -119,7 +119,7 @@ class Games(RuleBasedStateMachine):
         for invariant_id in INVARIANT_FORMS:
             if invariant_id in ("flip.order", "penalty.into-hand"):  # judged on a step, not a state: see test_claims
                 continue
-            problem = violation(invariant_id, 112, None, self.engine, None)
+            problem = violation(invariant_id, len(self.engine.rules.deck), None, self.engine, None)
             assert problem is None, f"{invariant_id}: {problem}"
 
     @invariant()

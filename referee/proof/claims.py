@@ -43,7 +43,6 @@ from referee.spec_model import SPECS, Spec
 
 FORMAT = "referee-claims/1"
 FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table")
-SIDES = ("light", "dark")
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
@@ -225,7 +224,7 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
     if form == "table":
         reader.keys(node, TABLE_KEYS, set(), "a table claim")
         return {
-            key: reader.choice(value, key, where, SIDES) if key == "start-side" else reader.number(value, key, where)
+            key: reader.text(value, key, where) if key == "start-side" else reader.number(value, key, where)
             for key, value in entries.items()
         }
     reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
@@ -234,8 +233,8 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
     if isinstance(sides, Mapping):
         figures["sides"] = {}
         for side_name, side_node in sides.entries.items():
-            if side_name not in SIDES or not isinstance(side_node, Mapping):
-                reader.fail(sides.position, f"sides are light and dark, each a mapping, not '{side_name}'")
+            if not isinstance(side_node, Mapping):
+                reader.fail(sides.position, f"each side is a mapping of its colours and kinds, not '{side_name}'")
                 continue
             figures["sides"][side_name] = _read_side(reader, side_node)
     pairing = entries.get("pairing")
@@ -252,6 +251,12 @@ def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
             side["colours"] = tuple(reader.text(item, "a colour", node.position) for item in value.items)
         elif key == "numbers" and isinstance(value, Mapping):
             side["numbers"] = tuple(reader.number(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
+            # copies of particular numbers: {from: 0, to: 9, copies: 2, 0: 1} (one 0, two of each other number)
+            side["number-copies"] = {
+                int(number): reader.number(count, f"copies of {number}", node.position)
+                for number, count in value.entries.items()
+                if number.isdigit()
+            }
         else:
             side["kinds"][key] = reader.number(value, key, node.position)
     return side
@@ -520,7 +525,7 @@ def match_cases(rules: Rules) -> Iterator[tuple[Face, Face, str, bool]]:
     engine's own verdict). Finite, so a question about matching is answered by going through all of it."""
     engine = Engine(rules)
     state = engine.state
-    for side in (0, 1):
+    for side in range(rules.spec.sides):
         tops = {card.faces[side]: card for card in sorted(rules.deck, key=lambda card: card.token)}
         faces = sorted(tops, key=lambda face: face.token)
         for top in faces:
@@ -556,14 +561,16 @@ def deck_problem(claim: Claim, rules: Rules) -> str | None:
     if len(rules.deck) != figures["cards"]:
         return f"the deck has {len(rules.deck)} cards, not {figures['cards']}"
     for side_name, side in figures.get("sides", {}).items():
-        index = SIDES.index(side_name)
+        if side_name not in rules.spec.side_names:
+            return f"the spec has no {side_name} side"
+        index = rules.spec.side_names.index(side_name)
         expected: Counter[str] = Counter()
         colours = side.get("colours", ())
         if "numbers" in side:
             low, high, copies = side["numbers"]
             for colour in colours:
                 for number in range(low, high + 1):
-                    expected[f"{colour}-{number}"] = copies
+                    expected[f"{colour}-{number}"] = side["number-copies"].get(number, copies)
         for kind, copies in side["kinds"].items():
             wild = kind.startswith("wild")
             for colour in (None,) if wild else colours:
@@ -590,8 +597,8 @@ def table_problem(claim: Claim, rules: Rules) -> str | None:
         return f"the spec is for at least {spec.min_players} players, not {figures['min-players']}"
     if "max-players" in figures and spec.max_players != figures["max-players"]:
         return f"the spec is for at most {spec.max_players} players, not {figures['max-players']}"
-    if "start-side" in figures and SIDES[spec.start_side] != figures["start-side"]:
-        return f"a round starts on the {SIDES[spec.start_side]} side, not the {figures['start-side']} side"
+    if "start-side" in figures and spec.side_names[spec.start_side] != figures["start-side"]:
+        return f"a round starts on the {spec.side_names[spec.start_side]} side, not the {figures['start-side']} side"
     return None
 
 
@@ -625,9 +632,10 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         return None
     n = len(state.players)
     figures = claim.figures
-    wrong_side = "start-side" in figures and SIDES[state.side] != figures["start-side"]
+    names = rules.spec.side_names
+    wrong_side = "start-side" in figures and names[state.side] != figures["start-side"]
     if claim.form == "table" and isinstance(event, ev.Round) and wrong_side:
-        return f"round {state.round_number} starts on the {SIDES[state.side]} side, not the {figures['start-side']} side"
+        return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures['start-side']} side"
     if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
         size = figures.get("hand-size")
         if size is not None and any(hand != size for hand in state.hand_sizes):
@@ -664,7 +672,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
     if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
         start_side = rules.spec.start_side
         if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):
-            return f"cards are turned up on the {SIDES[start_side]} side, where there is no {figures['kind']}: it never starts a round"
+            return f"cards are turned up on the {names[start_side]} side, where there is no {figures['kind']}: it never starts a round"
         start_card = state.discard_pile[0] if len(state.discard_pile) == 1 else None
         kind = start_card.faces[rules.spec.start_side].kind if start_card is not None else None
         if kind != figures["kind"]:
@@ -673,7 +681,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
             return f"a {kind} stayed turned up at the start"
         dealer = state.dealer
         expected_turn = (dealer + figures["to-act"]) % n
-        return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card")
+        return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
     if claim.form == "challenge" and isinstance(event, ev.Challenge) and previous is not None and previous.first is not None:
         return _challenge_violation(figures, rules, previous, engine, event)
     if claim.form == "challenge" and isinstance(event, ev.Play) and previous is not None and state.discard_pile:
@@ -704,7 +712,9 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         expected_turn = (seat + direction * figures["next"]) % n
         if any(p.player == seat for p in previous.penalties):  # a stacked play: the claim speaks of a plain play
             return None
-        return _compare(figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}")
+        return _compare(
+            figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}", rules.spec.side_names
+        )
     return None
 
 
@@ -744,11 +754,13 @@ def _played_kind(rules: Rules, token: str, side: int) -> str | None:
     return face.kind if face is not None else None
 
 
-def _compare(figures: dict[str, Any], state: Any, turn: int, direction_before: int, side_before: int, what: str) -> str | None:
+def _compare(
+    figures: dict[str, Any], state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
+) -> str | None:
     direction = direction_before if figures["direction"] == "same" else -direction_before
-    side = side_before if figures["side"] == "same" else 1 - side_before
+    side = side_before if figures["side"] == "same" else (side_before + 1) % len(names)
     if state.side != side:
-        return f"after {what} the {SIDES[state.side]} side is in play, not the {SIDES[side]} side"
+        return f"after {what} the {names[state.side]} side is in play, not the {names[side]} side"
     if state.direction != direction:
         return f"after {what} play moves {'left' if state.direction == 1 else 'right'}"
     if figures["owes"] == 0 and state.penalties:

@@ -192,7 +192,7 @@ def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms
     """Totals stay >= 0 and a round's points lie between 0 and the value of every card but one."""
 
     def questions() -> Iterator[z3.Solver]:
-        for side in (0, 1):
+        for side in range(rules.spec.sides):
             copies: Counter[int] = Counter()
             for face, count in _deck_faces(rules, side).items():
                 copies[rules.faces[face].points] += count
@@ -238,6 +238,9 @@ def _faces_playable_seen(engine: Engine, cards: int, before: Any, event: Any) ->
         return f"{state.players[state.turn]} holds {held[0]}, which no top card and no colour in play ever lets be played"
     return None
 
+
+# Invariants about one effect: in a game with no face that has it they hold trivially, and ``prove`` says so.
+ARISES_WITH = {"flip.order": "flip"}
 
 NOTES = {
     "faces.playable": "by enumeration: every face against every top face of its side under every colour, with the engine's matching",
@@ -300,5 +303,5 @@ def stranded(rules: Rules) -> frozenset[Any]:
     key = (rules.spec.matching, frozenset(rules.deck), rules.side_colours)
     if key not in STRANDED:
         playable = {face for face, _, _, matches in match_cases(rules) if matches}
-        STRANDED[key] = frozenset(card.faces[side] for card in rules.deck for side in (0, 1)) - playable
+        STRANDED[key] = frozenset(card.faces[side] for card in rules.deck for side in range(rules.spec.sides)) - playable
     return STRANDED[key]

@@ -145,12 +145,9 @@ class Model:
         self.rules = rules
         self.n = n
         self.cards = cards
-        colours = list(rules.spec.colours[0]) + list(rules.spec.colours[1])
+        colours = [colour for side_colours in rules.spec.colours for colour in side_colours]
         self.colour_index = {colour: index for index, colour in enumerate(colours)}
-        self.side_colours = [
-            [self.colour_index[c] for c in rules.spec.colours[0]],
-            [self.colour_index[c] for c in rules.spec.colours[1]],
-        ]
+        self.side_colours = [[self.colour_index[c] for c in side_colours] for side_colours in rules.spec.colours]
         self.signatures = self._signatures()
 
     # -- vocabulary helpers
@@ -160,10 +157,7 @@ class Model:
         return self.colour_index[colour] if colour is not None else NONE
 
     def in_side(self, colour: Any, side: Any) -> Any:
-        return z3.Or(
-            z3.And(side == 0, z3.Or(*[colour == c for c in self.side_colours[0]])),
-            z3.And(side == 1, z3.Or(*[colour == c for c in self.side_colours[1]])),
-        )
+        return z3.Or(*[z3.And(side == index, z3.Or(*[colour == c for c in colours])) for index, colours in enumerate(self.side_colours)])
 
     @staticmethod
     def behaviour(face_rules: FaceRules) -> tuple[Any, ...]:
@@ -573,7 +567,9 @@ class Model:
     def colour_of_side(self, state: State) -> Any:
         """While the round is being played (no hand is empty) the colour in play belongs to the side, or is being chosen."""
         round_over = z3.Or(*[hand == 0 for hand in state.hands])
-        return z3.And(z3.Or(state.side == 0, state.side == 1), z3.Or(state.pending, self.in_side(state.colour, state.side), round_over))
+        return z3.And(
+            state.side >= 0, state.side < len(self.side_colours), z3.Or(state.pending, self.in_side(state.colour, state.side), round_over)
+        )
 
     def uno_window(self, state: State) -> Any:
         """An open UNO window belongs to a player who holds exactly one card."""

@@ -25,7 +25,7 @@ import z3
 from referee.compiler import Rules, load_rules
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import gaps
-from referee.proof.invariants import CHECKERS, NOTES, Invariants
+from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, ask, first_sat, for_each_count
 
 
@@ -111,6 +111,15 @@ def prove_claims(
 # -- the whole run
 
 
+def deck_size(rules: Rules, invariants: Invariants) -> int:
+    """How many cards the invariants count: the rulebook's deck (its game's ``deck`` claim), else the file's constant,
+    else the spec's own deck."""
+    from referee.proof.claims import game_claims
+
+    claimed = [claim.figures["cards"] for claim in game_claims(rules) if claim.form == "deck" and claim.applies(rules)]
+    return claimed[0] if claimed else invariants.cards or len(rules.deck)
+
+
 def prove_spec(
     spec_path: Path,
     invariants: Invariants,
@@ -121,13 +130,14 @@ def prove_spec(
 ) -> dict[str, Any]:
     run_started = time.perf_counter()
     rules = load_rules(spec_path)
+    cards = deck_size(rules, invariants)
     outcomes = []
     for invariant in invariants.invariants:
         if only is not None and invariant.id != only:
             continue
         started = time.perf_counter()
         try:
-            status, refuted_for = CHECKERS[invariant.id](rules, invariants.cards, players, timeout_ms)
+            status, refuted_for = CHECKERS[invariant.id](rules, cards, players, timeout_ms)
         except z3.Z3Exception as error:
             status, refuted_for = "unknown", []
             detail = f"solver error: {error}"
@@ -136,9 +146,15 @@ def prove_spec(
         seconds = time.perf_counter() - started
         if status == "proved" and invariant.id in NOTES:
             detail = NOTES[invariant.id]
+        if (
+            status == "proved"
+            and invariant.id in ARISES_WITH
+            and not any(getattr(f, ARISES_WITH[invariant.id]) for f in rules.faces.values())
+        ):
+            detail = f"holds trivially: no face of this game has the {ARISES_WITH[invariant.id]} effect it is about"
         outcome = Outcome(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
         if status == "refuted" and counterexamples:
-            outcome.counterexample = find_counterexample(rules, invariant.id, invariants.cards, str(spec_path))
+            outcome.counterexample = find_counterexample(rules, invariant.id, cards, str(spec_path))
             if outcome.counterexample is None:
                 outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
         outcomes.append(outcome)

@@ -37,6 +37,8 @@ def render_text(result: dict[str, Any]) -> list[str]:
         lines.append(" gaps:")
     for gap in result["gaps"]:
         state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
+        if gap["closed"] and not gap.get("reachable", True):
+            state = "does not arise in this game"
         needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
         lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
     outcomes = [*result["invariants"], *result.get("claims", [])]
@@ -81,6 +83,7 @@ def render_json(results: list[dict[str, Any]]) -> str:
                         "ruling": g["ruling"],
                         "closed": g["closed"],
                         "needs_ruling": g["needs_ruling"],
+                        "reachable": g["reachable"],
                         "summary": g["summary"],
                     }
                     for g in result["gaps"]
