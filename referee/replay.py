@@ -23,6 +23,7 @@ from referee.spec_model import resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 DEFAULT_SPEC = "uno-flip"
+UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be read
 _HEADER_TYPES = (ev.Players, ev.SpecName, ev.Deck, ev.Target)
 
 
@@ -62,11 +63,11 @@ class Replay:
 
     def _card_form(self, spec_name: str | None) -> CardForm:
         """How the log's game writes cards (asked by the reader when the header ends); an unusable spec is reported
-        when replay starts, so here it reads as the default."""
+        when replay starts, as the log's error."""
         try:
             rules = rules_for(spec_name, self.base_dir, self.spec_override)
         except (SpecError, OSError):
-            return PAIRS
+            return UNJUDGED  # the spec's problem is the one to report: no card is a syntax error for want of it
         return card_form(rules)
 
     def run_source(self, source: LogSource) -> FileVerdict:

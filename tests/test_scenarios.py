@@ -38,7 +38,7 @@ def test_scenario(log: Path) -> None:
     (verdict,) = report["files"]
     assert code == (0 if verdict["valid"] else 1)
     assert "input_error" not in verdict
-    if "games" in log.parts:
+    if "games" in log.parts:  # whole games: scenarios/games and scenarios/classic/games
         assert verdict["valid"] and verdict["game_winner"] is not None
         assert len(verdict["rounds"]) >= 2 and all(result["finished"] for result in verdict["rounds"])
         assert max(verdict["rounds"][-1]["totals"].values()) >= 500
@@ -62,3 +62,19 @@ def test_complete_games_in_both_modes() -> None:
         text = game.read_text(encoding="utf-8")
         modes["full" if "\nshuffle " in text else "observed"] += 1
     assert modes["full"] >= 3 and modes["observed"] >= 3
+
+
+def test_classic_uno_has_a_scenario_for_every_code_and_ruling_that_can_arise() -> None:
+    """Classic UNO (scenarios/classic/, `spec uno`): every diagnostic code but ambiguous-card (identical cards are one
+    card), and every ruling but 10 and 16 (there is no Flip)."""
+    from referee.verdicts import ERROR_CODES, WARNING_CODES
+
+    classic = [log for log in LOGS if "classic" in log.parts]
+    assert all("\nspec uno\n" in log.read_text(encoding="utf-8") for log in classic)
+    expected_codes: set[str] = set()
+    for log in classic:
+        errors, warnings = inline_expectations(log)
+        expected_codes.update(code for _, code in errors + warnings)
+    assert (set(ERROR_CODES) | set(WARNING_CODES)) - {"ambiguous-card"} <= expected_codes
+    rulings = {int(log.name[1:3]) for log in (SCENARIOS / "classic").glob("r*.log")}
+    assert set(range(1, 26)) - {10, 16} <= rulings
