@@ -134,7 +134,7 @@ def write_sarif(logs: Iterable[LogFindings], write: Write, command: str, version
     Results are written as they come; the rules they cite, and the logs that
     could not be read (tool notifications), follow them in the same run.
     """
-    rules: dict[str, tuple[str, str] | None] = {}
+    rules: dict[str, list[tuple[str, str]]] = {}  # rule id -> its texts (a batch mixing games may cite one id twice)
     notes: list[dict[str, Any]] = []
     write('{\n "$schema": ' + json.dumps(SARIF_SCHEMA) + ',\n "version": "2.1.0",\n "runs": [\n  {\n   "results": [')
     first = True
@@ -143,8 +143,10 @@ def write_sarif(logs: Iterable[LogFindings], write: Write, command: str, version
             notes.append({"level": "error", "message": {"text": escape(log.input_error)}, "locations": [_location(log.path, None)]})
             continue
         for finding in log.findings:
-            if finding.rule not in rules or rules[finding.rule] is None:
-                rules[finding.rule] = log.rule_texts.get(finding.rule)
+            texts = rules.setdefault(finding.rule, [])
+            text = log.rule_texts.get(finding.rule)
+            if text is not None and text not in texts:
+                texts.append(text)
             result = {
                 "ruleId": finding.rule,
                 "level": finding.level,
@@ -172,16 +174,21 @@ def _location(path: str, line: int | None) -> dict[str, Any]:
     return {"physicalLocation": physical}
 
 
-def _rule(rule_id: str, texts: tuple[str, str] | None) -> dict[str, Any]:
-    if texts is None:
+def _rule(rule_id: str, texts: list[tuple[str, str]]) -> dict[str, Any]:
+    """A rule as the first spec that cited it states it; where logs of other specs (another game, a house rule) state
+    the same id otherwise, ``properties.citations`` lists every citation."""
+    if not texts:
         return {"id": rule_id}
-    summary, citation = texts
-    return {
+    summary, citation = texts[0]
+    rule: dict[str, Any] = {
         "id": rule_id,
         "shortDescription": {"text": summary},
         "help": {"text": f"{summary} Source: {citation}"},
         "properties": {"citation": citation},
     }
+    if len(texts) > 1:
+        rule["properties"]["citations"] = [cited for _, cited in texts]
+    return rule
 
 
 # -- GitHub workflow commands
