@@ -1,4 +1,8 @@
-"""referee: a formal rules checker and referee for UNO Flip.
+"""referee: a formal rules checker and referee for UNO Flip and classic UNO.
+
+The library: ``referee.Game`` (a game to push moves onto, python-chess style),
+``referee.Move`` (one log line as a value) and ``referee.check`` (a log's
+verdict, as ``referee check`` gives it). See docs/library.md.
 
 The data flows one way, and the module names follow it:
 spec YAML -> ``spec_loader`` (node tree with positions) -> ``spec_model`` (``Spec``)
@@ -6,4 +10,34 @@ spec YAML -> ``spec_loader`` (node tree with positions) -> ``spec_model`` (``Spe
 log text -> ``log_reader`` (events) -> ``replay`` -> ``verdicts`` -> ``report`` -> ``cli``.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+__all__ = ["Game", "IllegalMove", "Legality", "Move", "MoveError", "Report", "check"]
+
+if TYPE_CHECKING:
+    from referee.errors import IllegalMove
+    from referee.game import Game, Legality, Report, check
+    from referee.moves import Move, MoveError
+
+_LAZY = {
+    "Game": "referee.game",
+    "Legality": "referee.game",
+    "Report": "referee.game",
+    "check": "referee.game",
+    "Move": "referee.moves",
+    "MoveError": "referee.moves",
+    "IllegalMove": "referee.errors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The library API, imported on first use: ``import referee`` stays as light as the command's start-up needs."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'referee' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -10,7 +10,7 @@ points, options, rule ids) is read from ``Rules``.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -160,6 +160,58 @@ class GameState:
         """All cards in hands and piles (the deck size, always)."""
         return self.draw_pile_size() + len(self.discard_pile) + sum(self.hand_sizes)
 
+    def copy(self) -> GameState:
+        """An independent copy: every container the engine changes in place is copied; cards, faces, names and round
+        results are immutable and shared. (Far cheaper than ``copy.deepcopy``.)"""
+        winner = self.game_winner
+        return GameState(
+            players=self.players,
+            seat=self.seat,
+            deck=self.deck,
+            deck_counts=self.deck_counts,
+            target=self.target,
+            totals=list(self.totals),
+            round_number=self.round_number,
+            dealer=self.dealer,
+            phase=self.phase,
+            full_mode=self.full_mode,
+            side=self.side,
+            direction=self.direction,
+            turn=self.turn,
+            draw_pile=list(self.draw_pile),
+            draw_counts=dict(self.draw_counts),
+            observed_size=self.observed_size,
+            discard_pile=list(self.discard_pile),
+            hands=[dict(hand) for hand in self.hands],
+            hand_sizes=list(self.hand_sizes),
+            hands_given=self.hands_given,
+            colour=self.colour,
+            choose_by=self.choose_by,
+            penalties=[dataclasses.replace(penalty) for penalty in self.penalties],
+            drew=self.drew,
+            drawn_card=self.drawn_card,
+            uno_player=self.uno_player,
+            uno_line=self.uno_line,
+            uno_called=self.uno_called,
+            uno_caught=self.uno_caught,
+            last_result=self.last_result,
+            own_points=list(self.own_points),
+            game_winner=list(winner) if isinstance(winner, list) else winner,
+        )
+
+
+_STATE_FIELDS = tuple(item.name for item in dataclasses.fields(GameState))
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What ``Engine.restore`` needs to undo every event applied after ``Engine.snapshot``."""
+
+    state: GameState
+    warnings: int
+    rounds: tuple[RoundResult, ...]
+    disputes: int
+
 
 class Engine:
     """Checks and applies events; collects warnings, round results and disputes."""
@@ -225,10 +277,25 @@ class Engine:
         if self.record_disputes:
             self.disputes.append(dispute)
 
+    def snapshot(self) -> Snapshot:
+        """The engine as it is now, for ``restore``: the undo of ``referee.Game.pop`` and of a rejected move."""
+        return Snapshot(self.state.copy(), len(self.warnings), tuple(self.rounds), len(self.disputes))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put the engine back as it was at ``snapshot`` (which stays usable: restoring copies it again). The state
+        object stays the same one, so whoever holds ``engine.state`` sees it restored."""
+        saved = snapshot.state.copy()
+        state = self.state
+        for name in _STATE_FIELDS:
+            setattr(state, name, getattr(saved, name))
+        del self.warnings[snapshot.warnings :]
+        self.rounds[:] = snapshot.rounds
+        del self.disputes[snapshot.disputes :]
+
     def clone(self) -> Engine:
         """An independent copy for asking "what if" (cards and rules are shared, being immutable)."""
         twin = Engine(self.rules, self.record_disputes)
-        twin.state = copy.deepcopy(self.state)
+        twin.state = self.state.copy()
         twin.rounds = list(self.rounds)
         twin.warnings = list(self.warnings)
         twin.disputes = list(self.disputes)
@@ -352,8 +419,9 @@ class Engine:
                 (self._name(state.turn),),
             )
 
-    def _resolve_in_hand(self, seat: int, token: str) -> Card:
-        """The physical card a ``plays`` token names in a hand (card-not-in-hand, ambiguous-card)."""
+    def resolve_in_hand(self, seat: int, token: str) -> Card:
+        """The physical card a ``plays`` token names in ``seat``'s hand; ``Reject`` (card-not-in-hand, ambiguous-card,
+        unknown-card) when it names none, or more than one."""
         state = self.state
         hand = state.hands[seat]
         if "/" in token:
@@ -661,7 +729,7 @@ class Engine:
             raise Reject("out-of-turn", "turn", f"{self._name(state.choose_by)} must choose the colour first")
         if stacked is None and state.turn != seat:
             self._turn_gate(seat)
-        card = self._resolve_in_hand(seat, token)
+        card = self.resolve_in_hand(seat, token)
         if state.drew and card != state.drawn_card:
             drawn = state.drawn_card
             raise Reject(
@@ -699,7 +767,7 @@ class Engine:
         if penalty.started or penalty.catch or penalty.stack_kind is None:
             return None
         try:
-            card = self._resolve_in_hand(seat, token)
+            card = self.resolve_in_hand(seat, token)
         except Reject:
             return None
         face_rules = self.rules.faces[card.faces[self.state.side]]

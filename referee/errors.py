@@ -119,6 +119,18 @@ class ProofInconclusive(RefereeError):
     exit_code = EXIT_INCONCLUSIVE
 
 
+class IllegalMove(RefereeError, ValueError):
+    """A move the rules do not allow, pushed onto a ``referee.Game``: its ``diagnostic`` says why (code, rule, message,
+    the moves allowed instead). The game is left exactly as it was."""
+
+    exit_code = EXIT_FINDINGS
+
+    def __init__(self, move: str, diagnostic: object) -> None:
+        code, rule, message = (getattr(diagnostic, name) for name in ("code", "rule", "message"))
+        super().__init__(f"illegal move '{escape(move)}': {code} [{rule}]: {message}")
+        self.diagnostic = diagnostic
+
+
 class InternalError(RefereeError):
     """A bug in the referee; the CLI prints one line and suggests ``--debug``."""
 

@@ -141,44 +141,41 @@ def hand_data(engine: Engine, seat: int) -> list[dict[str, Any]]:
 
 def judge(engine: Engine, event: ev.Event) -> Diagnostic | None:
     """The verdict on one event in the current state, without changing it."""
-    return engine.clone().apply(event)
+    snapshot = engine.snapshot()
+    try:
+        return engine.apply(event)
+    finally:
+        engine.restore(snapshot)
+
+
+_KIND_ORDER = {ev.Play: 0, ev.Draw: 1, ev.Pass: 2, ev.Choose: 3, ev.Call: 4, ev.Catch: 5, ev.Challenge: 5, ev.Reshuffle: 6, ev.Score: 7}
 
 
 def alternatives(engine: Engine, player: str) -> list[str]:
-    """Every kind of event ``player`` could legally make now, written as log lines."""
+    """Every kind of event ``player`` could legally make now, written as log lines (from ``referee.moves``): a wild
+    once, with ``COLOUR``; in observed mode one ``draws CARD``."""
+    from referee.moves import legal_moves
+
     state = engine.state
-    seat = state.seat.get(player)
-    if seat is None or state.phase != PLAYING:
+    if player not in state.seat or state.phase != PLAYING:
         return []
+    colours = ", ".join(sorted(engine.rules.side_colours[state.side]))
     names = state.players
-    colours = sorted(engine.rules.side_colours[state.side])
-    candidates: list[ev.Event] = []
-    for card in sorted(state.hands[seat], key=lambda c: c.token):
-        wild = engine.rules.faces[card.faces[state.side]].choose_colour
-        candidates.append(ev.Play(0, player, card.token, colours[0] if wild else None))
-    if state.full_mode or not state.draw_counts:
-        candidates.append(ev.Draw(0, player, ()))
-    else:
-        candidates.append(ev.Draw(0, player, (next(iter(state.draw_counts)).token,)))
-    candidates.append(ev.Pass(0, player))
-    candidates.append(ev.Choose(0, player, colours[0]))
-    candidates.append(ev.Call(0, player))
-    for other in names:
-        if other != player:
-            candidates.append(ev.Catch(0, player, other))
-            candidates.append(ev.Challenge(0, player, other))
-    found = []
-    for candidate in candidates:
-        if judge(engine, candidate) is None:
-            text = format_event(candidate)
-            if isinstance(candidate, ev.Play) and candidate.colour:
-                text = text[: -len(candidate.colour)] + "COLOUR"
-            if isinstance(candidate, ev.Choose):
-                text = f"{player} chooses COLOUR ({', '.join(colours)})"
-            if isinstance(candidate, ev.Draw) and candidate.cards:
-                text = f"{player} draws CARD (a card from the draw pile)"
-            found.append(text)
-    return found
+    found: dict[str, tuple[int, int, str]] = {}
+    for move in legal_moves(engine):
+        event = move.event
+        if getattr(event, "player", None) != player:
+            continue
+        text = str(move)
+        if isinstance(event, ev.Play) and event.colour:
+            text = text[: -len(event.colour)] + "COLOUR"
+        if isinstance(event, ev.Choose):
+            text = f"{player} chooses COLOUR ({colours})"
+        if isinstance(event, ev.Draw) and event.cards:
+            text = f"{player} draws CARD (a card from the draw pile)"
+        other = names.index(event.target) if isinstance(event, ev.Catch | ev.Challenge) else 0
+        found.setdefault(text, (_KIND_ORDER[type(event)], other, getattr(event, "card", "") or ""))
+    return sorted(found, key=lambda text: (found[text], text))
 
 
 def _acting_seat(engine: Engine, event: ev.Event | None) -> int | None:
@@ -279,7 +276,7 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
 
 def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
     try:
-        return engine._resolve_in_hand(seat, token)  # noqa: SLF001 - the same resolution as the replay
+        return engine.resolve_in_hand(seat, token)  # the same resolution as the replay
     except Reject:  # a card that does not resolve has no card rule to cite
         return None
 

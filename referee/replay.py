@@ -60,6 +60,7 @@ class Replay:
         self.verdict = FileVerdict(path=display_path)
         self.reader = LogReader(self._card_form)
         self.stopped_event: ev.Event | None = None
+        self.header: list[ev.Event] = []  # the header lines, once replay has started
 
     def _card_form(self, spec_name: str | None) -> CardForm:
         """How the log's game writes cards (asked by the reader when the header ends); an unusable spec is reported
@@ -182,6 +183,7 @@ class Replay:
             self.verdict.input_error = message
             return False
         self.engine = Engine(rules, record_disputes=self.record_disputes)
+        self.header = list(header)
         for event in sorted(header, key=lambda event: event.line):
             diagnostic = self.engine.apply(event)
             if diagnostic is not None:

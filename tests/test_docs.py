@@ -143,3 +143,17 @@ def test_exit_codes_are_documented() -> None:
     codes = {value for name, value in vars(errors).items() if name.startswith("EXIT_")}
     for code in codes:
         assert re.search(rf"^\| {code} \|", text, re.MULTILINE), code
+
+
+def test_the_library_examples_run(tmp_path: Path) -> None:
+    """Every ```python block of README.md and docs/library.md runs (the bot plays a whole classic game that checks clean)."""
+    blocks = []
+    for document in (ROOT / "README.md", DOCS / "library.md"):
+        blocks += re.findall(r"^```python\n(.*?)^```", document.read_text(encoding="utf-8"), re.MULTILINE | re.DOTALL)
+    assert len(blocks) >= 3
+    for block in blocks:
+        script = tmp_path / "example.py"
+        script.write_text(block, encoding="utf-8")
+        completed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+        assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split()[-1] == "True"  # the bot's game checks clean

@@ -1,0 +1,332 @@
+"""``referee.Game``: the referee as a library, modelled on python-chess's ``Board``.
+
+A game holds one engine (the one mutable state) and the log so far. Moves
+are checked by the same engine that checks logs, so a bot, a server or a
+test that plays through ``Game`` writes logs that ``referee check`` accepts.
+
+>>> game = Game.new("uno-flip", ["Ann", "Bob"], seed=7)
+>>> game.turn
+'Ann'
+>>> move = game.legal_moves()[0]
+>>> game.is_legal(move).legal
+True
+>>> game.push(move)
+>>> game.pop() == move
+True
+>>> check(game.log()).valid
+True
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee import events as ev
+from referee.compiler import Rules, load_rules
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
+from referee.errors import IllegalMove, UsageError
+from referee.log_writer import format_event
+from referee.moves import Move, legal_moves
+from referee.replay import DEFAULT_SPEC, Replay, card_form
+from referee.spec_model import resolve_spec
+from referee.verdicts import Diagnostic, FileVerdict
+
+MODES = ("full", "observed")
+
+
+@dataclass(frozen=True, slots=True)
+class Legality:
+    """Whether a move is legal now, and if not why: the diagnostic ``referee check`` would give at its line."""
+
+    move: Move
+    diagnostic: Diagnostic | None
+
+    @property
+    def legal(self) -> bool:
+        return self.diagnostic is None
+
+    @property
+    def code(self) -> str | None:
+        return self.diagnostic.code if self.diagnostic else None
+
+    @property
+    def rule(self) -> str | None:
+        return self.diagnostic.rule if self.diagnostic else None
+
+    @property
+    def message(self) -> str | None:
+        return self.diagnostic.message if self.diagnostic else None
+
+    @property
+    def allowed(self) -> tuple[str, ...]:
+        return self.diagnostic.allowed if self.diagnostic else ()
+
+
+def _rules(spec: str | Path | Rules | None, relative_to: Path | None = None) -> Rules:
+    if isinstance(spec, Rules):
+        return spec
+    return load_rules(resolve_spec(str(spec or DEFAULT_SPEC), relative_to))
+
+
+class Game:
+    """One game: the state, the log so far, and moves to push and pop.
+
+    Build one with ``Game.new`` (a fresh deal) or ``Game.from_log`` (a recorded game, up to its first error).
+    """
+
+    def __init__(self, rules: Rules, header: Sequence[ev.Event] = ()) -> None:
+        self.rules = rules
+        self._engine = Engine(rules, record_disputes=True)
+        self._events: list[ev.Event] = []
+        self._undo: list[tuple[int, Snapshot, Move | None]] = []  # events before the step, the engine before it, its move
+        if header:
+            self._step(header, None)
+            self._undo.clear()  # the header is not undone
+
+    # -- building a game
+
+    @classmethod
+    def new(
+        cls,
+        spec: str | Path | Rules | None = None,
+        players: Sequence[str] = ("Ann", "Bob"),
+        dealer: str | None = None,
+        mode: str = "full",
+        shuffle: Sequence[str] | None = None,
+        seed: int | None = None,
+    ) -> Game:
+        """A new game dealt for round 1: ``spec`` a shipped name, a file or compiled rules (default: UNO Flip).
+
+        ``mode`` ``full`` writes the shuffle (the referee knows the draw pile);
+        ``observed`` writes each hand and the card turned up, as a table
+        record would. ``shuffle`` (the draw pile, top card first) or ``seed``
+        (a shuffle of the spec's deck) decide the cards; ``dealer`` defaults
+        to the last player.
+        """
+        rules = _rules(spec)
+        if mode not in MODES:
+            raise UsageError(f"mode is full or observed, not '{mode}'")
+        header: list[ev.Event] = [ev.Players(1, tuple(players))]
+        if rules.spec.name != DEFAULT_SPEC:
+            header.append(ev.SpecName(2, spec if isinstance(spec, str) and not spec.endswith((".yaml", ".yml")) else rules.spec.path))
+        game = cls(rules, header)
+        game.next_round(dealer=dealer, mode=mode, shuffle=shuffle, seed=seed)
+        return game
+
+    @classmethod
+    def from_log(cls, log: str | Path, spec: str | Path | None = None) -> Game:
+        """The game a log records, replayed up to its end or its first error (``Game.error`` then says which).
+
+        ``log`` is a path, or the text of a log (anything with a newline). The
+        undo history starts at the end of the log.
+        """
+        text = log if isinstance(log, str) and "\n" in log else None
+        base = Path.cwd() if text is not None else Path(log).parent
+        display = "<text>" if text is not None else str(log)
+        spec_path = resolve_spec(str(spec), base) if spec is not None else None
+        applied: list[ev.Event] = []
+
+        def keep(engine: Engine, event: ev.Event, diagnostic: Diagnostic | None) -> None:
+            if diagnostic is None:
+                applied.append(event)
+
+        replay = Replay(display, base, spec_path, after_event=keep, record_disputes=True)
+        data = text.encode("utf-8") if text is not None else Path(log).read_bytes()
+        verdict = replay.run(io.BytesIO(data))
+        if verdict.input_error is not None:
+            raise UsageError(verdict.input_error)
+        if replay.engine is None:
+            problem = verdict.errors[0] if verdict.errors else None
+            raise UsageError(f"{display}:{problem.line}: {problem.message}" if problem else f"{display}: the log has no complete header")
+        game = cls(replay.engine.rules)
+        game._engine = replay.engine
+        game._events = sorted(replay.header, key=lambda event: event.line) + applied
+        game.error = verdict.errors[0] if verdict.errors else None
+        return game
+
+    error: Diagnostic | None = None
+
+    def next_round(
+        self, dealer: str | None = None, mode: str = "full", shuffle: Sequence[str] | None = None, seed: int | None = None
+    ) -> None:
+        """Deal the next round (round 1 of a new game): its ``round``, ``dealer`` and cards, as one step ``pop`` undoes."""
+        state = self._engine.state
+        if state.phase in (PLAYING, START_AGAIN) or state.phase == GAME_OVER:
+            raise UsageError("the round is still being played" if state.phase != GAME_OVER else "the game is over")
+        names = state.players
+        if dealer is None:
+            previous = state.dealer
+            dealer = names[(previous + self.rules.dealer_step) % len(names)] if previous >= 0 else names[-1]
+        rng = random.Random(seed)
+        pile = list(shuffle) if shuffle is not None else [card.token for card in state.deck]
+        if shuffle is None:
+            rng.shuffle(pile)
+        setup: list[ev.Event] = [ev.Round(0, state.round_number + 1), ev.Dealer(0, dealer)]
+        if mode == "full":
+            setup.append(ev.Shuffle(0, tuple(pile)))
+        else:
+            setup += self._observed_deal(names, names.index(dealer) if dealer in names else 0, pile)
+        self._step(setup, None)
+
+    def _observed_deal(self, names: Sequence[str], dealer: int, pile: list[str]) -> list[ev.Event]:
+        """Hands dealt as the full mode would from ``pile``, then the card turned up (again, after a card that goes back)."""
+        hands: list[list[str]] = [[] for _ in names]
+        seat = dealer
+        index = 0
+        for _ in range(self.rules.spec.hand_size * len(names)):
+            seat = (seat + 1) % len(names)
+            hands[seat].append(pile[index])
+            index += 1
+        events: list[ev.Event] = [ev.Hand(0, name, tuple(hand)) for name, hand in zip(names, hands, strict=True)]
+        for token in pile[index:]:
+            events.append(ev.Start(0, token))
+            card = self.rules.catalogue.card(token)
+            if card is None or "return-to-draw-pile" not in self.rules.faces[card.faces[self.rules.spec.start_side]].at_start:
+                break
+        return events
+
+    def _step(self, events: Iterable[ev.Event], move: Move | None) -> Diagnostic | None:
+        """Apply events as one step: all of them, or (at the first rejected one) none."""
+        before = len(self._events)
+        snapshot = self._engine.snapshot()
+        for event in events:
+            placed = _placed(event, len(self._events) + 1)
+            diagnostic = self._engine.apply(placed)
+            if diagnostic is not None:
+                self._engine.restore(snapshot)
+                del self._events[before:]
+                if move is None:
+                    raise UsageError(f"the setup is not legal: {diagnostic.code} [{diagnostic.rule}]: {diagnostic.message}")
+                return diagnostic
+            self._events.append(placed)
+        self._undo.append((before, snapshot, move))
+        return None
+
+    # -- moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the rules allow now (see ``referee.moves.legal_moves``)."""
+        return legal_moves(self._engine)
+
+    def parse(self, text: str) -> Move:
+        """A move written as a log line, read as this game writes cards."""
+        return Move.parse(text, card_form(self.rules))
+
+    def is_legal(self, move: Move | str) -> Legality:
+        """Whether ``move`` is legal now, with the diagnostic if not; the game does not change."""
+        move = self.parse(move) if isinstance(move, str) else move
+        snapshot = self._engine.snapshot()
+        diagnostic = self._engine.apply(move.at_line(len(self._events) + 1))
+        self._engine.restore(snapshot)
+        return Legality(move, diagnostic)
+
+    def push(self, move: Move | str) -> None:
+        """Make a move; ``IllegalMove`` (with the diagnostic) if the rules forbid it, and then nothing changes."""
+        move = self.parse(move) if isinstance(move, str) else move
+        diagnostic = self._step([move.event], move)
+        if diagnostic is not None:
+            raise IllegalMove(str(move), diagnostic)
+
+    def pop(self) -> Move | None:
+        """Undo the last step (a move, or a round's deal) and return its move (None for a deal)."""
+        if not self._undo:
+            raise IndexError("pop from a game with nothing to undo")
+        before, snapshot, move = self._undo.pop()
+        self._engine.restore(snapshot)
+        del self._events[before:]
+        return move
+
+    # -- what is there
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._engine.state.players
+
+    @property
+    def turn(self) -> str | None:
+        """Whose turn it is while a round is played (a pending penalty or colour is that player's to settle first)."""
+        state = self._engine.state
+        return state.players[state.turn] if state.phase == PLAYING else None
+
+    def is_round_over(self) -> bool:
+        return self._engine.state.phase in (ROUND_OVER, GAME_OVER)
+
+    def is_game_over(self) -> bool:
+        return self._engine.state.phase == GAME_OVER
+
+    @property
+    def winner(self) -> str | list[str] | None:
+        return self._engine.state.game_winner
+
+    def state(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of everything ``referee explain`` shows (see docs/json.md, ``state``)."""
+        from referee.explain import state_data
+
+        return state_data(self._engine)
+
+    def hand(self, player: str) -> list[str]:
+        """The cards ``player`` holds, as physical cards, sorted."""
+        state = self._engine.state
+        hand = state.hands[state.seat[player]]
+        return sorted(card.token for card, count in hand.items() for _ in range(count))
+
+    def log(self) -> str:
+        """The game so far as a log that ``referee check`` accepts."""
+        return "".join(format_event(event) + "\n" for event in self._events)
+
+    def verdict(self) -> Report:
+        """The game so far, checked as ``referee check`` checks its log."""
+        return check(self.log(), spec=self.rules.spec.path)
+
+
+def _placed(event: ev.Event, line: int) -> ev.Event:
+    return Move(event).at_line(line) if event.line != line else event
+
+
+class Report:
+    """``referee.check``'s answer: the verdict on one log, and its JSON exactly as ``referee check --format json``."""
+
+    def __init__(self, verdict: FileVerdict) -> None:
+        self.verdict = verdict
+
+    @property
+    def valid(self) -> bool:
+        return self.verdict.valid
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return self.verdict.errors
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return self.verdict.warnings
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry for this log in the ``files`` list of ``referee check --format json``."""
+        from referee.report import file_json
+
+        return file_json(self.verdict)
+
+
+def check(log: str | Path, spec: str | Path | None = None) -> Report:
+    """Check one log (a path, or the text of a log: anything with a newline) as ``referee check`` does.
+
+    >>> report = check("players Ann Bob\\nround 1\\ndealer Ann\\n")
+    >>> report.valid, report.to_json()["rounds"][0]["finished"]
+    (True, False)
+    """
+    from referee.inputs import LogSource
+    from referee.replay import check_source, check_stream
+
+    text = log if isinstance(log, str) and "\n" in log else None
+    spec_path = None
+    if spec is not None:
+        spec_path = resolve_spec(str(spec), Path.cwd())
+    if text is not None:
+        return Report(check_stream(io.BytesIO(text.encode("utf-8")), "<text>", Path.cwd(), spec_path))
+    return Report(check_source(LogSource(str(log), Path(log)), spec_path))

@@ -1,0 +1,186 @@
+"""Moves: one event line of a game, as an immutable value, and the moves legal in a state.
+
+A ``Move`` is what a player (or the table, for ``reshuffle``) does, written
+exactly as a log line: ``Move.parse("Ann plays red-5")`` and ``str(move)``
+round-trip. ``legal_moves(engine)`` lists the moves the rules allow now,
+generated from the state (whose turn, what is owed, what matches), not by
+trying candidates; ``referee.Game`` checks every one of them against the
+engine in its property tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee import events as ev
+from referee.engine import PLAYING, Engine
+from referee.errors import RefereeError, escape
+from referee.log_reader import PAIRS, CardForm, LogReader
+from referee.log_writer import format_event
+
+_EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Reshuffle, ev.Score)
+
+
+class MoveError(RefereeError, ValueError):
+    """A move that is not written as an event line (exit 2 at the command line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One event of a round: ``Ann plays red-5``, ``Bob draws``, ``reshuffle``, ``Cat scores 40`` ...
+
+    >>> move = Move.parse("Ann plays wild-draw-two/pink-1 blue")
+    >>> move.player, move.verb, move.card, move.colour
+    ('Ann', 'plays', 'wild-draw-two/pink-1', 'blue')
+    >>> str(move)
+    'Ann plays wild-draw-two/pink-1 blue'
+    >>> str(Move.parse("reshuffle"))
+    'reshuffle'
+    """
+
+    event: ev.Event  # with line 0: the line is given when the move is pushed
+
+    @staticmethod
+    def parse(text: str, form: CardForm = PAIRS) -> Move:
+        """A move written as a log line; ``MoveError`` when it is not one (the reader's syntax message)."""
+        reader = LogReader()
+        reader.set_form(form)
+        event = reader.parse_event_line(0, text)
+        if event is None or reader.errors or not isinstance(event, _EVENT_TYPES):
+            problem = reader.errors[0].message if reader.errors else "not an event of a round"
+            raise MoveError(f"'{escape(text)}' is not a move: {problem}")
+        return Move(event)
+
+    @staticmethod
+    def of(event: ev.Event) -> Move:
+        """The move of an event (its line dropped)."""
+        return Move(_at_line(event, 0))
+
+    def at_line(self, line: int) -> ev.Event:
+        """The event this move is at ``line`` of a log."""
+        return _at_line(self.event, line)
+
+    @property
+    def player(self) -> str | None:
+        return getattr(self.event, "player", None)
+
+    @property
+    def verb(self) -> str:
+        text = str(self)
+        return text.split()[0] if isinstance(self.event, ev.Reshuffle) else text.split()[1]
+
+    @property
+    def card(self) -> str | None:
+        return self.event.card if isinstance(self.event, ev.Play) else None
+
+    @property
+    def colour(self) -> str | None:
+        return self.event.colour if isinstance(self.event, ev.Play | ev.Choose) else None
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        return self.event.cards if isinstance(self.event, ev.Draw | ev.Reshuffle) else ()
+
+    def __str__(self) -> str:
+        return format_event(self.event)
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+
+def _at_line(event: ev.Event, line: int) -> ev.Event:
+    fields = {name: getattr(event, name) for name in event.__dataclass_fields__}
+    fields["line"] = line
+    return type(event)(**fields)
+
+
+def legal_moves(engine: Engine) -> list[Move]:
+    """Every move the rules allow in the engine's state, in a stable order.
+
+    Draws: in full mode the bare ``P draws`` (the referee knows the pile); in
+    observed mode one move per distinct card still in the draw pile (a draw
+    names its cards, one at a time). Plays are written as physical cards, a
+    wild once per colour of the side. After a round: each player's score
+    claim. The next round's setup is ``Game.next_round``, not a move.
+    """
+    state = engine.state
+    if not state.players:
+        return []
+    names = state.players
+    if state.phase != PLAYING:
+        result = state.last_result
+        if result is None:
+            return []
+        return [Move(ev.Score(0, names[seat], engine.round_points(seat, result))) for seat in range(len(names))]
+    moves: list[Move] = []
+    penalty = state.penalties[0] if state.penalties else None
+    reshuffle = []
+    if state.draw_pile_size() == 0 and engine.can_reshuffle():
+        rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
+        reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
+    if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
+        return reshuffle or _draws(engine, penalty.player)
+    window = state.uno_player
+    if window is not None:
+        moves.append(Move(ev.Call(0, names[window])))
+        if not state.uno_called and not state.uno_caught:
+            moves += [Move(ev.Catch(0, names[seat], names[window])) for seat in range(len(names)) if seat != window]
+    moves += reshuffle
+    if penalty is not None:
+        owner = penalty.player
+        if state.draw_pile_size() > 0 or not engine.can_reshuffle():
+            moves += _draws(engine, owner)
+        if penalty.challengeable and not penalty.started and penalty.played_by is not None:
+            moves.append(Move(ev.Challenge(0, names[owner], names[penalty.played_by])))
+        if penalty.stack_kind is not None and not penalty.started:
+            side = state.side
+            for card in sorted(state.hands[owner], key=lambda card: card.token):
+                face = card.faces[side]
+                if engine.rules.faces[face].stackable and face.kind == penalty.stack_kind:
+                    moves += _plays(engine, owner, card)
+        return moves
+    if state.choose_by is not None:
+        colours = sorted(engine.rules.side_colours[state.side])
+        return moves + [Move(ev.Choose(0, names[state.choose_by], colour)) for colour in colours]
+    seat = state.turn
+    if state.drew:
+        drawn = state.drawn_card
+        if drawn is not None and drawn in state.hands[seat] and _matches(engine, drawn):
+            moves += _plays(engine, seat, drawn)
+        moves.append(Move(ev.Pass(0, names[seat])))
+        seat = state.next_player(seat)  # the turn ends when the next player moves
+    for card in sorted(state.hands[seat], key=lambda card: card.token):
+        if _matches(engine, card):
+            moves += _plays(engine, seat, card)
+    if state.draw_pile_size() > 0 or not engine.can_reshuffle():
+        moves += _draws(engine, seat)
+    return moves
+
+
+def _matches(engine: Engine, card: object) -> bool:
+    state = engine.state
+    face = card.faces[state.side]  # type: ignore[attr-defined]
+    same_colour = engine.rules.spec.matching.same_colour and face.colour is not None and face.colour == state.colour
+    return same_colour or engine.matches(face)
+
+
+def _plays(engine: Engine, seat: int, card: object) -> list[Move]:
+    state = engine.state
+    name = state.players[seat]
+    token = card.token  # type: ignore[attr-defined]
+    face = card.faces[state.side]  # type: ignore[attr-defined]
+    if engine.rules.faces[face].choose_colour:
+        return [Move(ev.Play(0, name, token, colour)) for colour in sorted(engine.rules.side_colours[state.side])]
+    return [Move(ev.Play(0, name, token, None))]
+
+
+def _draws(engine: Engine, seat: int) -> list[Move]:
+    state = engine.state
+    name = state.players[seat]
+    if state.full_mode or state.draw_pile_size() == 0:
+        return [Move(ev.Draw(0, name, ()))]
+    return [
+        Move(ev.Draw(0, name, (card.token,)))
+        for card in sorted(state.draw_counts, key=lambda card: card.token)
+        if state.draw_counts[card] > 0
+    ]

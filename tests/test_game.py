@@ -1,0 +1,235 @@
+"""The library API (``referee.Game``, ``referee.Move``, ``referee.check``): properties over random games of every
+shipped spec, 2-10 players, both modes."""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import referee
+from referee.errors import IllegalMove
+from referee.moves import Move, MoveError
+
+ROOT = Path(__file__).resolve().parent.parent
+# Examples per property: the quick tier's; REFEREE_API_EXAMPLES raises it (the slow tier of .ci/run sets 300).
+EXAMPLES = int(os.environ.get("REFEREE_API_EXAMPLES", "25"))
+SPECS = sorted(path.stem for path in (ROOT / "specs").glob("*.yaml"))
+
+
+def _picture(game: referee.Game) -> Any:
+    """Everything a game shows: its state, every hand, the log so far and what may be played."""
+    return (
+        json.dumps(game.state(), sort_keys=True),
+        [game.hand(name) for name in game.players],
+        game.log(),
+        [str(move) for move in game.legal_moves()],
+    )
+
+
+def _candidates(game: referee.Game) -> list[str]:
+    """Moves of every form, for every player: most are illegal now."""
+    state = game.state()
+    names = list(game.players)
+    colours = sorted(game.rules.side_colours[0] | (game.rules.side_colours[1] if game.rules.spec.sides > 1 else frozenset()))
+    lines = ["reshuffle"]
+    for name in names:
+        for card in sorted(set(game.hand(name))):
+            lines.append(f"{name} plays {card}")
+            lines += [f"{name} plays {card} {colour}" for colour in colours[:2]]
+        lines += [f"{name} draws", f"{name} passes", f"{name} calls uno", f"{name} chooses {colours[0]}"]
+        lines += [f"{name} catches {other}" for other in names if other != name]
+        lines += [f"{name} challenges {other}" for other in names if other != name]
+        lines.append(f"{name} scores 0")
+    del state
+    return lines
+
+
+def _play(game: referee.Game, rng: random.Random, steps: int) -> None:
+    """Random legal moves (plays preferred, so that rounds end), the next round dealt when one ends."""
+    for _ in range(steps):
+        if game.is_game_over():
+            return
+        if game.is_round_over():
+            game.next_round(mode="full" if rng.random() < 0.5 else "observed", seed=rng.randrange(1000))
+            continue
+        moves = game.legal_moves()
+        assert moves, game.state()
+        plays = [move for move in moves if move.verb == "plays"]
+        game.push(rng.choice(plays if plays and rng.random() < 0.7 else moves))
+
+
+game_strategy = st.builds(
+    lambda spec, players, mode, seed: (spec, players, mode, seed),
+    st.sampled_from(SPECS),
+    st.integers(2, 10),
+    st.sampled_from(["full", "observed"]),
+    st.integers(0, 10_000),
+)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_strategy, st.integers(0, 120))
+def test_legal_moves_are_accepted_others_rejected_and_a_rejection_changes_nothing(case: Any, steps: int) -> None:
+    spec, players, mode, seed = case
+    rng = random.Random(seed)
+    names = [f"P{index}" for index in range(players)]
+    game = referee.Game.new(spec, names, mode=mode, seed=seed)
+    _play(game, rng, steps)
+    legal = {str(move) for move in game.legal_moves()}
+    for move in game.legal_moves():
+        assert game.is_legal(move).legal, (str(move), game.is_legal(move).message)
+    before = _picture(game)
+    rejected = 0
+    for line in _candidates(game):
+        move = game.parse(line)
+        verdict = game.is_legal(move)
+        if line in legal:
+            assert verdict.legal, (line, verdict.message)
+            continue
+        if verdict.legal:  # a form the generator writes otherwise (a face for a physical card, a bare draw ...)
+            continue
+        rejected += 1
+        assert verdict.code and verdict.rule and verdict.message
+        with pytest.raises(IllegalMove) as raised:
+            game.push(move)
+        assert raised.value.diagnostic == verdict.diagnostic
+        assert _picture(game) == before, f"the rejected '{line}' changed the game"
+    assert rejected > 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_strategy, st.integers(1, 150), st.integers(1, 40))
+def test_push_then_pop_restores_an_equal_game(case: Any, steps: int, undo: int) -> None:
+    spec, players, mode, seed = case
+    rng = random.Random(seed)
+    game = referee.Game.new(spec, [f"P{index}" for index in range(players)], mode=mode, seed=seed)
+    _play(game, rng, steps)
+    pictures = []
+    for _ in range(undo):
+        if game.is_round_over():
+            break
+        pictures.append(_picture(game))
+        moves = game.legal_moves()
+        move = rng.choice(moves)
+        game.push(move)
+    for picture in reversed(pictures):
+        game.pop()
+        assert _picture(game) == picture
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_strategy, st.integers(50, 400))
+def test_a_game_played_through_the_api_checks_clean(case: Any, steps: int) -> None:
+    spec, players, mode, seed = case
+    game = referee.Game.new(spec, [f"P{index}" for index in range(players)], mode=mode, seed=seed)
+    _play(game, random.Random(seed), steps)
+    report = referee.check(game.log())
+    assert report.valid, report.errors
+    again = referee.Game.from_log(game.log())
+    assert again.log() == game.log() and _picture(again)[:2] == _picture(game)[:2]
+
+
+def test_a_rejected_play_after_a_draw_leaves_the_turn_where_it_was() -> None:
+    """The engine passes the turn when another player moves after a draw; a move rejected later must undo that."""
+    game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=11)
+    mover = game.turn
+    assert mover is not None
+    draw = next(move for move in game.legal_moves() if move.verb == "draws" and move.player == mover)
+    game.push(draw)
+    other = next(name for name in game.players if name != mover)
+    unplayable = next(
+        (f"{other} plays {card}" for card in game.hand(other) if not game.is_legal(f"{other} plays {card}").legal),
+        None,
+    )
+    if unplayable is None:
+        pytest.skip("every card of the other hand happens to match")
+    before = _picture(game)
+    with pytest.raises(IllegalMove):
+        game.push(unplayable)
+    assert _picture(game) == before and game.turn == mover and game.state()["drew_this_turn"]
+
+
+def test_moves_parse_and_print_back() -> None:
+    for line in [
+        "Ann plays red-5",
+        "Ann plays wild-draw-two/pink-1 blue",
+        "Bob draws",
+        "Bob draws red-1/pink-3 blue-2/orange-8",
+        "Cat passes",
+        "Cat chooses teal",
+        "Ann calls uno",
+        "Bob catches Ann",
+        "Cat challenges Ann",
+        "reshuffle",
+        "Ann scores 120",
+    ]:
+        assert str(Move.parse(line)) == line
+    assert Move.parse("ann PLAYS Red-5").card == "red-5"
+    for bad in ["", "players Ann Bob", "Ann jumps", "Ann plays red-7 cyan", "round 2"]:
+        with pytest.raises(MoveError):
+            Move.parse(bad)
+
+
+def test_check_returns_the_json_entry_of_the_command() -> None:
+    log = ROOT / "scenarios" / "codes" / "illegal-play.log"
+    report = referee.check(log)
+    command = subprocess.run(
+        [sys.executable, "-m", "referee", "check", "--format", "json", log.name], cwd=log.parent, capture_output=True, text=True
+    )
+    (entry,) = json.loads(command.stdout)["files"]
+    assert not report.valid and report.errors[0].code == "illegal-play"
+    assert {**report.to_json(), "path": log.name} == entry
+
+
+def test_from_log_stops_at_the_first_error_and_says_it() -> None:
+    game = referee.Game.from_log(ROOT / "scenarios" / "codes" / "illegal-play.log")
+    assert game.error is not None and game.error.code == "illegal-play" and game.error.line == 7
+    assert "Ann plays blue-3" not in game.log()
+    assert any(str(move).startswith("Ann plays") for move in game.legal_moves())
+
+
+def test_a_classic_game_through_the_api() -> None:
+    game = referee.Game.new("uno", ["Ann", "Bob", "Cat"], mode="observed", seed=5)
+    assert game.log().startswith("players Ann Bob Cat\nspec uno\nround 1\ndealer Cat\nhand Ann ")
+    assert all("/" not in card for card in game.hand("Ann"))
+    _play(game, random.Random(5), 200)
+    assert referee.check(game.log()).valid
+
+
+def test_the_documented_examples_run() -> None:
+    import referee.game
+    import referee.moves
+
+    for module in (referee.game, referee.moves):
+        failures, tried = doctest.testmod(module)
+        assert tried > 0 and failures == 0, module.__name__
+
+
+def test_importing_referee_does_not_load_the_engine() -> None:
+    """``import referee`` is the command's start-up: the library is loaded on first use."""
+    code = "import sys, referee; print('referee.engine' in sys.modules); referee.Game; print('referee.engine' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
+
+
+def test_a_bad_setup_is_a_usage_error() -> None:
+    with pytest.raises(referee.errors.UsageError):
+        referee.Game.new("uno-flip", ["Ann"])
+    with pytest.raises(referee.errors.UsageError):
+        referee.Game.new("uno-flip", ["Ann", "Bob"], mode="sideways")
+    game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1)
+    with pytest.raises(referee.errors.UsageError):
+        game.next_round()
+    assert isinstance(game.pop(), type(None))  # round 1's deal is the one step to undo
+    with pytest.raises(IndexError):
+        game.pop()
