@@ -34,6 +34,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BROKEN = sorted((ROOT / "tests" / "broken_specs").glob("*.yaml"))
 HARMLESS = sorted((ROOT / "tests" / "harmless_specs").glob("*.yaml"))
 SHIPPED = sorted((ROOT / "specs").glob("*.yaml"))
+# The quick tier proves a few of these (test_prove.py proves both games' official specs); the slow tier all.
+QUICK_PROVE = {"catch-penalty-4", "flip-chooser-flipper", "disputes-restated"}
+
+
+def _tiered(specs: list[Path], quick: set[str]) -> list[Any]:
+    return [spec if spec.stem in quick else pytest.param(spec, marks=pytest.mark.slow) for spec in specs]
+
+
 INVARIANTS = load_invariants()
 OFFICIAL = load_rules(ROOT / "specs" / "uno-flip.yaml")
 CLAIMS = claims_module.game_claims(OFFICIAL)
@@ -138,7 +146,7 @@ def test_broken_specs_all(spec: Path, tmp_path: Path) -> None:
     _broken(spec, tmp_path)
 
 
-@pytest.mark.parametrize("spec", HARMLESS + SHIPPED, ids=lambda s: s.stem)
+@pytest.mark.parametrize("spec", _tiered(HARMLESS + SHIPPED, QUICK_PROVE), ids=lambda s: s.stem)
 def test_harmless_variants_and_shipped_specs_prove(spec: Path) -> None:
     result = prove_spec(spec, INVARIANTS, counterexamples=False)
     statuses = {o.id: o.status for o in [*result["invariants"], *result["claims"]]}

@@ -259,7 +259,7 @@ _LONG_COMMANDS = [
     ["check", str(SCENARIOS)],
     ["adjudicate", str(SCENARIOS / "games")],
     ["prove", "--spec", "uno-flip", "--spec", "house-stacking"],
-    ["simulate", "--players", "8", "--games", "30", "--out", "sim"],
+    ["simulate", "--players", "8", "--games", "600", "--out", "sim"],  # long enough to be running at any delay below
     ["explain", str(SCENARIOS / "games" / "game-full-7p.log") + ":290"],
 ]
 
