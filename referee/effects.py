@@ -69,14 +69,10 @@ def flipped_position(position: Any, length: Any, reverses: bool) -> Any:
 
 
 def turn_over(pile: list[Any], reverses: bool) -> None:
-    """Turn a pile over in place, card by card through ``flipped_position`` (the engine's concrete reading)."""
-    if not reverses:
-        return
-    length = len(pile)
-    turned = list(pile)
-    for position, card in enumerate(pile):
-        turned[flipped_position(position, length, reverses)] = card
-    pile[:] = turned
+    """Turn a pile over in place: the engine's concrete reading of ``flipped_position`` (a reversal, done by
+    ``list.reverse`` on the hot path; ``tests/test_agreement.py`` checks the two agree for every length)."""
+    if reverses:
+        pile.reverse()
 
 
 @dataclass(frozen=True)

@@ -1093,6 +1093,7 @@ class Catalogue:
                             for spelling in kind.spellings:
                                 self.faces[side][spelling] = face
         self._cards: dict[str, Card | None] = {}
+        self._face_tokens = frozenset(token for faces in self.faces for token in faces)
 
     def face(self, token: str, side: int) -> Face | None:
         """The face of ``side`` written ``token`` (lower case)."""
@@ -1100,7 +1101,7 @@ class Catalogue:
 
     def is_face(self, token: str) -> bool:
         """Whether ``token`` names a face of any side."""
-        return any(token in faces for faces in self.faces)
+        return token in self._face_tokens
 
     def card(self, token: str) -> Card | None:
         """The physical card written ``token`` (lower case): ``LIGHT/DARK`` with two sides, the face with one;

@@ -447,3 +447,15 @@ def test_a_mutated_model_branch_is_caught(monkeypatch: pytest.MonkeyPatch, mutat
     _mutated(monkeypatch, mutation)
     with pytest.raises(AssertionError):
         _agree([SPECS / "uno-flip.yaml"], 10_000)
+
+
+def test_the_engine_turns_piles_over_as_flipped_position_says() -> None:
+    """``effects.turn_over`` (the engine's reading) puts every card where ``effects.flipped_position`` (the Z3 model's
+    reading) says, for both settings of a Flip's pile and every pile length."""
+    from referee import effects
+
+    for reverses in (True, False):
+        for length in range(0, 120):
+            pile = list(range(length))
+            effects.turn_over(pile, reverses)
+            assert all(pile[effects.flipped_position(position, length, reverses)] == position for position in range(length))
