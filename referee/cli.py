@@ -42,15 +42,21 @@ def _no_cache(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         rules_cache.enabled = False
 
 
-def _spec_option(default: str | None) -> Callable[[F], F]:
-    """``--spec`` and, beside it, ``--no-cache`` (every command that reads a spec can bypass the rules cache)."""
+def _spec_option(default: bool) -> Callable[[F], F]:
+    """``--spec`` and, beside it, ``--no-cache`` (every command that reads a spec can bypass the rules cache); with
+    ``default``, the option defaults to the default spec (``specs/default-spec``)."""
     help_text = "A shipped spec name (see 'referee rules --help') or a spec file"
-    help_text += "." if default else "; overrides the log's 'spec' line."
+    help_text += "; default: the default spec (specs/default-spec, UNO Flip)." if default else "; overrides the log's 'spec' line."
+
+    def default_name() -> str:
+        from referee.spec_model import default_spec_name
+
+        return default_spec_name()
+
     spec = click.option(
         "--spec",
         "spec_path",
-        default=default,
-        show_default=bool(default),
+        default=default_name if default else None,
         metavar="NAME|FILE",
         callback=_resolve_spec,
         help=help_text,
@@ -140,7 +146,7 @@ def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: str | None,
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
-@_spec_option(None)
+@_spec_option(False)
 @_batch_format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary, no progress).")
 @_jobs_option
@@ -264,7 +270,7 @@ def _load_rules(spec_path: Path) -> Any:
 
 
 @main.command()
-@_spec_option("uno-flip")
+@_spec_option(True)
 @click.option("--players", type=click.IntRange(1, 1000), default=4, show_default=True, help="Players per game (within the spec's range).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Random seed; the same seed writes the same games.")
 @click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games (more than one needs --out).")
@@ -306,9 +312,8 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
     from referee.compiler import load_rules
     from referee.inputs import prepare_output_folder
     from referee.log_writer import write_output_file
-    from referee.replay import DEFAULT_SPEC
     from referee.simulate import simulate_game
-    from referee.spec_model import shipped_spec_path
+    from referee.spec_model import default_spec_name, shipped_spec_path
 
     rules = load_rules(spec_path)
     spec = rules.spec
@@ -324,7 +329,7 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
         raise click.UsageError(f"{games} games need --out DIR (one file per game); standard output takes one game")
     # The log names its spec: nothing for the default, a shipped name, or else the file's absolute path.
     shipped = shipped_spec_path(spec.name) == spec_path
-    spec_line = None if shipped and spec.name == DEFAULT_SPEC else spec.name if shipped else str(spec_path.resolve())
+    spec_line = None if shipped and spec.name == default_spec_name() else spec.name if shipped else str(spec_path.resolve())
     if out_dir is not None:
         prepare_output_folder(out_dir)
     progress = out_dir is not None and games > 1 and sys.stderr is not None and sys.stderr.isatty()
@@ -348,7 +353,7 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
 @click.argument("target", metavar="LOG:LINE | LOG")
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
-@_spec_option(None)
+@_spec_option(False)
 @_format_option
 def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
     """Show the state just before a line, and why its event is or is not legal.
@@ -391,7 +396,7 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
 
 @main.command()
 @click.argument("rule_id", required=False)
-@_spec_option("uno-flip")
+@_spec_option(True)
 @_format_option
 def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
@@ -442,7 +447,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
 
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
-@_spec_option(None)
+@_spec_option(False)
 @_batch_format_option
 @_jobs_option
 @_dask_option
@@ -509,10 +514,9 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
 
 
 def _default_spec() -> Path:
-    from referee.replay import DEFAULT_SPEC
-    from referee.spec_model import resolve_spec
+    from referee.spec_model import default_spec_name, resolve_spec
 
-    return resolve_spec(DEFAULT_SPEC, None)
+    return resolve_spec(default_spec_name(), None)
 
 
 def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
@@ -524,7 +528,7 @@ def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
 @click.argument("log", metavar="LOG|-")
 @click.option("--out", "out_path", type=click.Path(path_type=Path), help="The page to write (default: the log's name with .html).")
 @click.option("--line", type=click.IntRange(1), help="Open the page at this line (the URL fragment #line-N does the same).")
-@_spec_option(None)
+@_spec_option(False)
 def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None) -> None:
     """Write a replay page of a game: one self-contained HTML file to step through.
 

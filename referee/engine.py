@@ -26,11 +26,6 @@ def _every(*values: bool) -> bool:
     return all(values)
 
 
-def _rule_id(rules: Rules, wanted: str) -> str:
-    """A rule id the spec defines, falling back to the rule of the challenge check."""
-    return wanted if wanted in rules.rules_by_id else rules.check_rules["challenge"].id
-
-
 # Round phases.
 NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
 
@@ -1151,7 +1146,7 @@ class Engine:
         self._ruling(
             event,
             ruling,
-            _rule_id(rules, f"challenge.{ruling}"),
+            outcome.rule or rules.check_rules["challenge"].id,
             reason,
             Dispute.owed(self._name(drawer), base_count, penalty.until_colour, extra),
             evidence if penalty.guilty else (),

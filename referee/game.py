@@ -32,8 +32,8 @@ from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, 
 from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
 from referee.moves import Move, legal_moves
-from referee.replay import DEFAULT_SPEC, Replay, card_form
-from referee.spec_model import resolve_spec
+from referee.replay import Replay, card_form
+from referee.spec_model import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 MODES = ("full", "observed")
@@ -70,7 +70,7 @@ class Legality:
 def _rules(spec: str | Path | Rules | None, relative_to: Path | None = None) -> Rules:
     if isinstance(spec, Rules):
         return spec
-    return load_rules(resolve_spec(str(spec or DEFAULT_SPEC), relative_to))
+    return load_rules(resolve_spec(str(spec or default_spec_name()), relative_to))
 
 
 class Game:
@@ -112,7 +112,7 @@ class Game:
         if mode not in MODES:
             raise UsageError(f"mode is full or observed, not '{mode}'")
         header: list[ev.Event] = [ev.Players(1, tuple(players))]
-        if rules.spec.name != DEFAULT_SPEC:
+        if rules.spec.name != default_spec_name():
             header.append(ev.SpecName(2, spec if isinstance(spec, str) and not spec.endswith((".yaml", ".yml")) else rules.spec.path))
         game = cls(rules, header)
         game.next_round(dealer=dealer, mode=mode, shuffle=shuffle, seed=seed)

@@ -19,10 +19,9 @@ from referee.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
 from referee.log_reader import COLOURS, PAIRS, CardForm, LogReader
-from referee.spec_model import resolve_spec
+from referee.spec_model import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
-DEFAULT_SPEC = "uno-flip"
 UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be read
 _HEADER_TYPES = (ev.Players, ev.SpecName, ev.Deck, ev.Target)
 
@@ -31,7 +30,7 @@ def rules_for(spec_name: str | None, relative_to: Path | None, spec_override: Pa
     """The compiled rules a log asks for (``--spec`` wins over the log's ``spec`` line)."""
     if spec_override is not None:
         return load_rules(spec_override)
-    return load_rules(resolve_spec(spec_name or DEFAULT_SPEC, relative_to))
+    return load_rules(resolve_spec(spec_name or default_spec_name(), relative_to))
 
 
 class Replay:
@@ -128,9 +127,8 @@ class Replay:
         verdict.lines = reader.lines
         if reader.errors:
             verdict.input_error = None
-            rule = "log.syntax"
-            if self.engine is not None:
-                rule = self.engine.rules.check_rules["syntax"].id
+            rules = self.engine.rules if self.engine is not None else rules_for(None, None, None)
+            rule = rules.check_rules["syntax"].id  # before the header is read, the default spec's rule
             verdict.errors = [Diagnostic(problem.line, "syntax", problem.message, rule) for problem in reader.errors]
             if reader.error_count > len(reader.errors):
                 verdict.errors[-1] = Diagnostic(

@@ -247,6 +247,7 @@ class Outcome:
     draws: str
     cards: str
     then: str
+    rule: str = ""  # the rule a ruling this way cites (default: the rule of the check 'challenge')
 
     @property
     def by_player(self) -> bool:
@@ -409,6 +410,13 @@ def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> 
 
     close = difflib.get_close_matches(word, sorted(choices), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+@functools.cache
+def default_spec_name() -> str:
+    """The shipped spec a log without a ``spec`` line is checked against: data, in ``specs/default-spec``."""
+    lines = (SPECS / "default-spec").read_text(encoding="utf-8").splitlines()
+    return next(line.strip() for line in lines if line.strip() and not line.startswith("#"))
 
 
 def shipped_spec_names() -> list[str]:
@@ -598,6 +606,9 @@ def build_spec(tree: Mapping, path: str) -> Spec:
                     Position(path),
                     f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{_did_you_mean(rule_id, rule_ids)}",
                 )
+    for outcome in (disputes.guilty, disputes.innocent):
+        if outcome.rule and outcome.rule not in rule_ids:
+            reader.error(Position(path), f"disputes cite rule '{outcome.rule}', which the spec does not define")
     for option, rule_id in option_rules.items():
         if rule_id not in rule_ids:
             reader.error(Position(path), f"option '{option}' cites rule '{rule_id}', which the spec does not define")
@@ -979,12 +990,16 @@ def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
         return DEFAULT_DISPUTES
     reader.keys(section, set(DISPUTE_SETTINGS), set(), "disputes")
     chosen: dict[str, dict[str, str]] = {}
+    rule_ids: dict[str, str] = {}
     for name, settings in DISPUTE_SETTINGS.items():
         values = {key: choices[0] for key, choices in settings.items()}
         form = "{" + ", ".join(f"{key}: {choices[0]}" for key, choices in settings.items()) + "}"
         entry = reader.mapping(section.entries.get(name), f"disputes: {name}", form)
         if entry is not None:
-            reader.keys(entry, set(settings), set(), f"disputes: {name}")
+            named = {"rule"} if name.startswith("challenge-") else set()
+            reader.keys(entry, set(settings) | named, set(), f"disputes: {name}")
+            if named and "rule" in entry.entries:
+                rule_ids[name] = reader.text(entry.entries["rule"], f"{name} rule") or ""
             for key, choices in settings.items():
                 value_node = entry.entries.get(key)
                 value = reader.text(value_node, f"{name} {key}")
@@ -996,7 +1011,7 @@ def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
                     continue
                 values[key] = value
         chosen[name] = values
-    guilty, innocent = (Outcome(**chosen[name]) for name in ("challenge-guilty", "challenge-innocent"))
+    guilty, innocent = (Outcome(**chosen[name], rule=rule_ids.get(name, "")) for name in ("challenge-guilty", "challenge-innocent"))
     return Disputes(guilty, innocent, chosen["catch"]["draws"])
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -176,11 +177,14 @@ def test_a_spec_without_disputes_keeps_the_meaning_of_version_1(tmp_path: Path) 
     """Specs written before the section existed rule on challenges and catches as the rulebook does."""
     from referee.spec_model import DEFAULT_DISPUTES
 
-    assert load_spec(SPECS / "uno-flip.yaml").disputes == DEFAULT_DISPUTES
+    official = load_spec(SPECS / "uno-flip.yaml").disputes
+    assert dataclasses.replace(official.guilty, rule="") == DEFAULT_DISPUTES.guilty  # the spec also names the rules cited
+    assert dataclasses.replace(official.innocent, rule="") == DEFAULT_DISPUTES.innocent
+    assert (official.guilty.rule, official.innocent.rule) == ("challenge.guilty", "challenge.innocent")
     house = tmp_path / "catcher.yaml"
     house.write_text("format: referee-spec/1\nname: catcher\nextends: uno-flip\ndisputes:\n  catch: {draws: catcher}\n")
     disputes = load_spec(house).disputes
-    assert disputes.catcher_draws and disputes.guilty == DEFAULT_DISPUTES.guilty and disputes.innocent == DEFAULT_DISPUTES.innocent
+    assert disputes.catcher_draws and disputes.guilty == official.guilty and disputes.innocent == official.innocent
 
 
 def _house(tmp_path: Path, disputes: str) -> Path:
