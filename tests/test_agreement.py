@@ -316,7 +316,7 @@ def test_engine_and_z3_agree_on_10000_transitions() -> None:
     assert _agree(sorted(SPECS.glob("*.yaml")), TARGET) >= TARGET
 
 
-VARIANTS = sorted((Path(__file__).resolve().parent / "broken_specs").glob("*.yaml"))
+VARIANTS = sorted((Path(__file__).resolve().parent / "broken_specs").rglob("*.yaml"))
 VARIANTS += sorted((Path(__file__).resolve().parent / "harmless_specs").glob("*.yaml"))
 
 # Every value of every option and every effect setting, one spec each over the official one: the matrix of branches.
