@@ -33,6 +33,7 @@ COMPILED = [
     "referee/events.py",
     "referee/log_reader.py",
     "referee/effects.py",
+    "referee/state.py",
     "referee/engine.py",
     "referee/replay.py",
 ]

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from referee import rules_cache, spec_model
 from referee.cards import Card, Face
-from referee.spec_model import Catalogue, Rule, Spec, load_spec
+from referee.catalogue import Catalogue
+from referee.spec_model import Rule, Spec, load_spec
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
 """The rules engine: one mutable ``GameState``, advanced one event at a time.
 
 ``Engine.apply(event)`` checks an event against the compiled rules and, when it
-is legal, applies it; when it is not, it returns a ``Diagnostic`` and leaves
-the state as it was found to be wrong (replay stops there). The order of the
+is legal, applies it; when it is not, it returns a ``Diagnostic`` (replay
+stops there; ``referee.Game`` restores the ``snapshot`` taken before, so a
+rejected move leaves no trace). The records it changes are in
+``referee.state``. The order of the
 checks is the one the log format page prescribes, so that two careful
 implementations agree on the code. Every UNO Flip fact (faces, effects,
 points, options, rule ids) is read from ``Rules``.
@@ -10,24 +12,33 @@ points, options, rule ids) is read from ``Rules``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
-from dataclasses import dataclass, field
 
 from referee import effects
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
+from referee.state import (
+    DEALING,
+    GAME_OVER,
+    PLAYING,
+    ROUND_OVER,
+    SETUP,
+    START_AGAIN,
+    STATE_FIELDS,
+    Dispute,
+    GameState,
+    Penalty,
+    Snapshot,
+)
 from referee.verdicts import Diagnostic, RoundResult
+
+__all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Reject", "Snapshot"]
 
 
 def _every(*values: bool) -> bool:
     """The conjunction ``effects.after_flip`` asks of the engine (the model passes ``z3.And``)."""
     return all(values)
-
-
-# Round phases.
-NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
 
 
 class Reject(Exception):
@@ -39,173 +50,6 @@ class Reject(Exception):
         self.check = check
         self.message = message
         self.allowed = allowed
-
-
-@dataclass(slots=True)
-class Penalty:
-    """Cards a player owes: a fixed count, or until a colour, then ``extra`` more."""
-
-    player: int
-    count: int
-    until_colour: str | None = None
-    extra: int = 0
-    catch: bool = False
-    loses_turn: bool = False
-    next_turn: int | None = None
-    line: int = 0
-    played_by: int | None = None
-    challengeable: bool = False
-    wild_draw: bool = False
-    guilty: bool = False
-    bluff: bool = False
-    started: bool = False
-    stack_kind: str | None = None
-    colour_before: str | None = None
-    evidence: tuple[Card, ...] = ()
-    into_discard: bool = False
-
-    @property
-    def owed(self) -> bool:
-        return self.count > 0 or self.until_colour is not None or self.extra > 0
-
-    def describe(self) -> str:
-        if self.until_colour is not None:
-            more = f", then {self.extra} more" if self.extra else ""
-            return f"cards until a {self.until_colour} one{more}"
-        return f"{self.count + self.extra} card{'s' if self.count + self.extra != 1 else ''}"
-
-
-@dataclass(slots=True)
-class Dispute:
-    """A challenge or an UNO catch as it was ruled during replay (for ``adjudicate``)."""
-
-    line: int
-    kind: str
-    by: str
-    against: str
-    ruling: str
-    rule: str
-    penalty_player: str | None
-    cards: int | None
-    until_colour: str | None
-    extra: int
-    reason: str
-    evidence: tuple[str, ...] = ()
-    applied: bool | None = None
-    loses_turn: bool = False
-    penalty: Penalty | None = None
-
-    @staticmethod
-    def owed(player: str, count: int, until_colour: str | None, extra: int) -> tuple[str | None, int | None, str | None, int]:
-        """Who draws and what: a number of cards, or until a colour (then the count does not apply), plus extra."""
-        return player, count if until_colour is None else None, until_colour, extra
-
-
-@dataclass(slots=True)
-class GameState:
-    """Where every card is and whose move it is. Owned and changed only by ``Engine``."""
-
-    players: tuple[str, ...] = ()
-    seat: dict[str, int] = field(default_factory=dict)
-    deck: tuple[Card, ...] = ()
-    deck_counts: Counter[Card] = field(default_factory=Counter)
-    target: int = 0
-    totals: list[int] = field(default_factory=list)
-    round_number: int = 0
-    dealer: int = -1
-    phase: int = NO_ROUND
-    full_mode: bool = False
-    side: int = 0
-    direction: int = 1
-    turn: int = 0
-    draw_pile: list[Card] = field(default_factory=list)
-    draw_counts: dict[Card, int] = field(default_factory=dict)
-    observed_size: int = 0
-    discard_pile: list[Card] = field(default_factory=list)
-    hands: list[dict[Card, int]] = field(default_factory=list)
-    hand_sizes: list[int] = field(default_factory=list)
-    hands_given: int = 0
-    colour: str | None = None
-    choose_by: int | None = None
-    penalties: list[Penalty] = field(default_factory=list)
-    drew: bool = False
-    drawn_card: Card | None = None
-    uno_player: int | None = None
-    uno_line: int = 0
-    uno_called: bool = False
-    uno_caught: bool = False
-    last_result: RoundResult | None = None
-    own_points: list[int] = field(default_factory=list)
-    game_winner: str | list[str] | None = None
-
-    @property
-    def player_count(self) -> int:
-        return len(self.players)
-
-    def draw_pile_size(self) -> int:
-        return len(self.draw_pile) if self.full_mode else self.observed_size
-
-    def top_face(self) -> Face | None:
-        return self.discard_pile[-1].faces[self.side] if self.discard_pile else None
-
-    def next_player(self, player: int, steps: int = 1) -> int:
-        return (player + self.direction * steps) % len(self.players)
-
-    def card_count(self) -> int:
-        """All cards in hands and piles (the deck size, always)."""
-        return self.draw_pile_size() + len(self.discard_pile) + sum(self.hand_sizes)
-
-    def copy(self) -> GameState:
-        """An independent copy: every container the engine changes in place is copied; cards, faces, names and round
-        results are immutable and shared. (Far cheaper than ``copy.deepcopy``.)"""
-        winner = self.game_winner
-        return GameState(
-            players=self.players,
-            seat=self.seat,
-            deck=self.deck,
-            deck_counts=self.deck_counts,
-            target=self.target,
-            totals=list(self.totals),
-            round_number=self.round_number,
-            dealer=self.dealer,
-            phase=self.phase,
-            full_mode=self.full_mode,
-            side=self.side,
-            direction=self.direction,
-            turn=self.turn,
-            draw_pile=list(self.draw_pile),
-            draw_counts=dict(self.draw_counts),
-            observed_size=self.observed_size,
-            discard_pile=list(self.discard_pile),
-            hands=[dict(hand) for hand in self.hands],
-            hand_sizes=list(self.hand_sizes),
-            hands_given=self.hands_given,
-            colour=self.colour,
-            choose_by=self.choose_by,
-            penalties=[dataclasses.replace(penalty) for penalty in self.penalties],
-            drew=self.drew,
-            drawn_card=self.drawn_card,
-            uno_player=self.uno_player,
-            uno_line=self.uno_line,
-            uno_called=self.uno_called,
-            uno_caught=self.uno_caught,
-            last_result=self.last_result,
-            own_points=list(self.own_points),
-            game_winner=list(winner) if isinstance(winner, list) else winner,
-        )
-
-
-_STATE_FIELDS = tuple(item.name for item in dataclasses.fields(GameState))
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """What ``Engine.restore`` needs to undo every event applied after ``Engine.snapshot``."""
-
-    state: GameState
-    warnings: int
-    rounds: tuple[RoundResult, ...]
-    disputes: int
 
 
 class Engine:
@@ -281,7 +125,7 @@ class Engine:
         object stays the same one, so whoever holds ``engine.state`` sees it restored."""
         saved = snapshot.state.copy()
         state = self.state
-        for name in _STATE_FIELDS:
+        for name in STATE_FIELDS:
             setattr(state, name, getattr(saved, name))
         del self.warnings[snapshot.warnings :]
         self.rounds[:] = snapshot.rounds

@@ -15,9 +15,97 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.cards import Card, Face, FaceClass, face_token
+from referee.cards import FaceClass, face_token
+from referee.catalogue import Catalogue as Catalogue
 from referee.errors import Position, SpecError, escape
 from referee.spec_nodes import Mapping, Node, Scalar, Sequence
+from referee.spec_vocabulary import (
+    CHECKS as CHECKS,
+)
+from referee.spec_vocabulary import (
+    CHECKS_ONLY_WITH as CHECKS_ONLY_WITH,
+)
+from referee.spec_vocabulary import (
+    CITATION_KEYS as CITATION_KEYS,
+)
+from referee.spec_vocabulary import (
+    DISPUTE_SETTINGS as DISPUTE_SETTINGS,
+)
+from referee.spec_vocabulary import (
+    DISPUTES_FORM as DISPUTES_FORM,
+)
+from referee.spec_vocabulary import (
+    EFFECT_SETTINGS as EFFECT_SETTINGS,
+)
+from referee.spec_vocabulary import (
+    EFFECTS_PLAIN as EFFECTS_PLAIN,
+)
+from referee.spec_vocabulary import (
+    EFFECTS_WITH_AMOUNT as EFFECTS_WITH_AMOUNT,
+)
+from referee.spec_vocabulary import (
+    FORMAT as FORMAT,
+)
+from referee.spec_vocabulary import (
+    KIND_KEYS as KIND_KEYS,
+)
+from referee.spec_vocabulary import (
+    MATCHING_KEYS as MATCHING_KEYS,
+)
+from referee.spec_vocabulary import (
+    MAX_SIDES as MAX_SIDES,
+)
+from referee.spec_vocabulary import (
+    MERGED_BY_ENTRY as MERGED_BY_ENTRY,
+)
+from referee.spec_vocabulary import (
+    NAME_FORM as NAME_FORM,
+)
+from referee.spec_vocabulary import (
+    NUMBER_FORM as NUMBER_FORM,
+)
+from referee.spec_vocabulary import (
+    NUMBERS_KEYS as NUMBERS_KEYS,
+)
+from referee.spec_vocabulary import (
+    OPTION_CHOICES as OPTION_CHOICES,
+)
+from referee.spec_vocabulary import (
+    OPTION_ENTRY_KEYS as OPTION_ENTRY_KEYS,
+)
+from referee.spec_vocabulary import (
+    OPTION_EXAMPLES as OPTION_EXAMPLES,
+)
+from referee.spec_vocabulary import (
+    OPTION_LISTS as OPTION_LISTS,
+)
+from referee.spec_vocabulary import (
+    OPTION_NUMBERS as OPTION_NUMBERS,
+)
+from referee.spec_vocabulary import (
+    OPTIONS as OPTIONS,
+)
+from referee.spec_vocabulary import (
+    PLACEHOLDER as PLACEHOLDER,
+)
+from referee.spec_vocabulary import (
+    RULE_KEYS as RULE_KEYS,
+)
+from referee.spec_vocabulary import (
+    SIDE_NAMES as SIDE_NAMES,
+)
+from referee.spec_vocabulary import (
+    SOURCE_KEYS as SOURCE_KEYS,
+)
+from referee.spec_vocabulary import (
+    START_ACTIONS as START_ACTIONS,
+)
+from referee.spec_vocabulary import (
+    TABLE_KEYS as TABLE_KEYS,
+)
+from referee.spec_vocabulary import (
+    TOP_KEYS as TOP_KEYS,
+)
 
 
 def _shipped_specs() -> Path:
@@ -30,116 +118,6 @@ def _shipped_specs() -> Path:
 
 SPECS = _shipped_specs()
 READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
-
-FORMAT = "referee-spec/1"
-
-EFFECTS_WITH_AMOUNT = frozenset({"next-player-draws", "skip"})
-EFFECTS_PLAIN = frozenset(
-    {
-        "choose-colour",
-        "next-player-draws-until-colour",
-        "skip-everyone",
-        "reverse",
-        "flip",
-        "only-without-colour-in-play",
-        "challengeable",
-    }
-)
-START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
-CHECKS = frozenset(
-    {
-        "syntax",
-        "players",
-        "known-player",
-        "dealer",
-        "deck",
-        "known-card",
-        "shuffle",
-        "hands",
-        "start-card",
-        "round-order",
-        "start-colour",
-        "start-again",
-        "turn",
-        "in-hand",
-        "ambiguous",
-        "match",
-        "turn-draw",
-        "drawn-card-only",
-        "pass",
-        "draw-source",
-        "wild-colour",
-        "choose",
-        "penalty",
-        "penalty-owed",
-        "reshuffle",
-        "empty-draw",
-        "flip-colour",
-        "bluff",
-        "challenge",
-        "call",
-        "uncaught",
-        "catch",
-        "round-over",
-        "score",
-        "game-over",
-    }
-)
-# Checks that can arise only where some kind has an effect: a spec without one need not govern them.
-CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
-# Settings an effect may take, with their allowed values (the first is the default).
-EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
-    "next-player-draws": {"into": ("hand", "discard-pile")},
-    "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
-}
-OPTION_CHOICES: dict[str, frozenset[str]] = {
-    "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
-    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped", "nobody"}),
-    "reshuffle": frozenset({"keep-top", "take-all"}),
-    "two-player-reverse": frozenset({"skip", "reverse"}),
-    "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
-    "dealer-rotation": frozenset({"left", "right"}),
-}
-# What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
-# meaning a spec without the section has (specs written before the section keep their meaning).
-DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
-    "challenge-guilty": {
-        "draws": ("player", "challenger"),
-        "cards": ("penalty", "penalty-and-extra"),
-        "then": ("challenger-plays", "challenger-loses-turn"),
-    },
-    "challenge-innocent": {
-        "draws": ("challenger", "player"),
-        "cards": ("penalty-and-extra", "penalty"),
-        "then": ("challenger-loses-turn", "challenger-plays"),
-    },
-    "catch": {"draws": ("caught", "catcher")},
-}
-OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
-OPTION_LISTS = frozenset({"stacking"})
-OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
-_OPTION_EXAMPLES: dict[str, str] = {
-    **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
-    "target": "500",
-    "challenge-innocent-extra": "2",
-    "uno-catch-penalty": "2",
-    "stacking": "[draw-one, draw-five]",
-}
-_PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
-SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
-MAX_SIDES = 2
-# The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
-SOURCE_KEYS = frozenset({"title", "publisher", "file"})
-DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"
-TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
-MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
-KIND_KEYS = frozenset({"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"})
-NUMBERS_KEYS = frozenset({"from", "to"})
-OPTION_ENTRY_KEYS = frozenset({"value", "rule"})
-RULE_KEYS = frozenset({"id", "summary", "source", "ruling", "options", "checks"})
-CITATION_KEYS = frozenset({"key", "section"})
-_NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-_NUMBER = re.compile(r"0|[1-9][0-9]{0,5}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,7 +344,7 @@ class _Reader:
 
     def name(self, node: Node | None, what: str) -> str | None:
         value = self.text(node, what)
-        if value is not None and not _NAME.fullmatch(value):
+        if value is not None and not NAME_FORM.fullmatch(value):
             assert node is not None
             self.error(node.position, f"{what} must be a lower-case name like 'draw-one', not '{value}'")
             return None
@@ -377,7 +355,7 @@ class _Reader:
         if value is None:
             return None
         assert node is not None
-        if not _NUMBER.fullmatch(value) or int(value) < minimum:
+        if not NUMBER_FORM.fullmatch(value) or int(value) < minimum:
             self.error(node.position, f"{what} must be a whole number of at least {minimum}, not '{value}'")
             return None
         return int(value)
@@ -431,7 +409,7 @@ def shipped_spec_path(name: str) -> Path | None:
 
 def resolve_spec(name: str, relative_to: Path | None) -> Path:
     """A spec named in a log or on the command line: a shipped name, else a path."""
-    shipped = shipped_spec_path(name) if _NAME.fullmatch(name) else None
+    shipped = shipped_spec_path(name) if NAME_FORM.fullmatch(name) else None
     if shipped is not None:
         return shipped
     path = Path(name)
@@ -447,29 +425,6 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
     return path
 
 
-TOP_KEYS = frozenset(
-    {
-        "format",
-        "name",
-        "game",
-        "title",
-        "extends",
-        "sources",
-        "table",
-        "sides",
-        "matching",
-        "kinds",
-        "options",
-        "disputes",
-        "rules",
-        "deck",
-        "deck-composition",
-        "claims",
-    }
-)
-_MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options", "disputes"})
-
-
 def _merge(base: Mapping, child: Mapping) -> Mapping:
     """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces."""
     entries = dict(base.entries)
@@ -478,7 +433,7 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
         if key == "extends":
             continue
         old = entries.get(key)
-        if key in _MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
+        if key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
             merged_entries = dict(old.entries)
             merged_keys = dict(old.keys)
             for sub_key, sub_node in node.entries.items():
@@ -739,7 +694,7 @@ def _read_sides(reader: _Reader, node: Node | None) -> tuple[tuple[str, ...], li
     colours: list[tuple[str, ...]] = []
     seen_colours: set[str] = set()
     for side_name in names:
-        if not _NAME.fullmatch(side_name):
+        if not NAME_FORM.fullmatch(side_name):
             reader.error(sides.keys[side_name], f"a side is named by a lower-case name, not '{escape(side_name)}'")
         side = reader.mapping(sides.entries.get(side_name), f"side '{side_name}'", "{colours: [red, yellow, ...]}")
         side_colours: list[str] = []
@@ -767,7 +722,7 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
     allowed = KIND_KEYS
     for name, kind_node in kinds_node.entries.items():
         what = f"kind '{name}'"
-        if not _NAME.fullmatch(name):
+        if not NAME_FORM.fullmatch(name):
             reader.error(kinds_node.keys[name], f"{what}: a kind is a lower-case name")
         entry = reader.mapping(kind_node, what, "{class: number, sides: [light, dark], copies: 2, points: 20, rule: RULE-ID, ...}")
         if not entry:
@@ -865,7 +820,7 @@ def _read_copies(reader: _Reader, node: Node | None, numbers: tuple[int, ...], w
         count = reader.number(value, f"copies of {key}", 1) or 1
         if key == "other":
             default = count
-        elif _NUMBER.fullmatch(key) and int(key) in numbers:
+        elif NUMBER_FORM.fullmatch(key) and int(key) in numbers:
             particular.append((int(key), count))
         else:
             reader.error(node.keys[key], f"{what}: copies are given per number of the kind or as 'other', not '{escape(key)}'")
@@ -964,7 +919,7 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
     for name, entry_node in options_node.entries.items():
         if name not in OPTIONS:
             continue
-        entry = reader.mapping(entry_node, f"option '{name}'", f"{{value: {_OPTION_EXAMPLES[name]}, rule: RULE-ID}}")
+        entry = reader.mapping(entry_node, f"option '{name}'", f"{{value: {OPTION_EXAMPLES[name]}, rule: RULE-ID}}")
         if not entry:
             continue
         reader.keys(entry, OPTION_ENTRY_KEYS, OPTION_ENTRY_KEYS, f"option '{name}'")
@@ -1035,7 +990,7 @@ def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str,
                 return ", ".join(shown) or "none"
             return str(shown)
 
-        filled.append(dataclasses.replace(rule, summary=_PLACEHOLDER.sub(value, rule.summary)))
+        filled.append(dataclasses.replace(rule, summary=PLACEHOLDER.sub(value, rule.summary)))
     return tuple(filled)
 
 
@@ -1082,82 +1037,3 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
             )
         )
     return tuple(rules)
-
-
-class Catalogue:
-    """Every face and physical card a spec can write, keyed by lower-case token.
-
-    With two sides a physical card is written ``FACE/FACE`` (one face per side, in the sides' order); with one
-    side the face is the physical card, and identical copies are one card.
-    """
-
-    def __init__(self, spec: Spec) -> None:
-        self.side_names = spec.side_names
-        self.faces: tuple[dict[str, Face], ...] = tuple({} for _ in spec.side_names)
-        self.composition: list[Counter[Face]] = [Counter() for _ in spec.side_names]
-        for kind in spec.kinds:
-            copies_of = dict(kind.number_copies)
-            for side in kind.sides:
-                for colour in (None,) if kind.face_class is FaceClass.WILD else spec.colours[side]:
-                    for number in kind.numbers or (None,):
-                        token = face_token(colour, kind.name, number)
-                        face = Face(token, side, colour, kind.name, number, kind.face_class)
-                        self.faces[side][token] = face
-                        self.composition[side][face] = copies_of.get(number, kind.copies) if number is not None else kind.copies
-                        if colour is None:
-                            for spelling in kind.spellings:
-                                self.faces[side][spelling] = face
-        self._cards: dict[str, Card | None] = {}
-        self._face_tokens = frozenset(token for faces in self.faces for token in faces)
-
-    def face(self, token: str, side: int) -> Face | None:
-        """The face of ``side`` written ``token`` (lower case)."""
-        return self.faces[side].get(token) if 0 <= side < len(self.faces) else None
-
-    def is_face(self, token: str) -> bool:
-        """Whether ``token`` names a face of any side."""
-        return token in self._face_tokens
-
-    def card(self, token: str) -> Card | None:
-        """The physical card written ``token`` (lower case): ``LIGHT/DARK`` with two sides, the face with one;
-        None when it is no card of the spec."""
-        try:
-            return self._cards[token]
-        except KeyError:
-            pass
-        card = None
-        if len(self.faces) == 1:
-            face = self.faces[0].get(token)
-            if face is not None:
-                card = self._cards.get(face.token) or Card(face.token, (face,))
-                self._cards[face.token] = card
-                self._cards[token] = card
-            elif len(self._cards) < 20_000:
-                self._cards[token] = None
-            return card
-        light_token, slash, dark_token = token.partition("/")
-        light = self.faces[0].get(light_token)
-        dark = self.faces[1].get(dark_token)
-        if slash and light is not None and dark is not None:
-            canonical = f"{light.token}/{dark.token}"
-            card = self._cards.get(canonical) or Card(canonical, (light, dark))
-            self._cards[canonical] = card
-            self._cards[token] = card
-        elif len(self._cards) < 20_000:
-            self._cards[token] = None
-        return card
-
-    def composition_problems(self, tokens: list[str]) -> list[str]:
-        """What is wrong with a deck's counts of faces on each side (empty when it is official)."""
-        problems = []
-        for side, side_name in enumerate(self.side_names):
-            counts: Counter[Face] = Counter()
-            for token in tokens:
-                card = self.card(token)
-                if card is not None:
-                    counts[card.faces[side]] += 1
-            wrong = [f"{face.token} x{counts[face]} (want {want})" for face, want in self.composition[side].items() if counts[face] != want]
-            if wrong:
-                shown = ", ".join(wrong[:4]) + (f" and {len(wrong) - 4} more" if len(wrong) > 4 else "")
-                problems.append(f"the {side_name} side does not have the official composition: {shown}")
-        return problems

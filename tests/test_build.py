@@ -18,10 +18,17 @@ COMPILED = (
     "referee.events",
     "referee.log_reader",
     "referee.effects",
+    "referee.state",
     "referee.engine",
     "referee.replay",
 )
-PICKLED = ("referee.spec_model", "referee.spec_nodes", "referee.verdicts", "referee.inputs")  # pickled without __reduce__: pure
+PICKLED = (
+    "referee.spec_model",
+    "referee.catalogue",
+    "referee.spec_nodes",
+    "referee.verdicts",
+    "referee.inputs",
+)  # pickled without __reduce__: pure
 
 
 def test_the_build_under_test_is_the_one_expected() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from doc_examples import DOCUMENTS, ROOT, SCENARIOS, Example, examples, normalise, run
 
-from referee import spec_model
+from referee import spec_model, spec_vocabulary
 from referee.log_reader import KEYWORDS, VERBS
 from referee.verdicts import ERROR_CODES, WARNING_CODES
 
@@ -59,18 +59,20 @@ def test_every_event_verb_and_header_keyword_is_documented() -> None:
 
 def test_every_spec_key_and_value_is_documented() -> None:
     documented = _documented("spec-language.md")
-    vocabulary = set(spec_model.TOP_KEYS) | spec_model.SOURCE_KEYS | spec_model.TABLE_KEYS | set(spec_model.MATCHING_KEYS)
-    vocabulary |= spec_model.KIND_KEYS | spec_model.NUMBERS_KEYS | spec_model.OPTION_ENTRY_KEYS | spec_model.RULE_KEYS
-    vocabulary |= spec_model.CITATION_KEYS | spec_model.EFFECTS_PLAIN | spec_model.EFFECTS_WITH_AMOUNT
-    vocabulary |= spec_model.START_ACTIONS | spec_model.CHECKS | spec_model.OPTIONS | set(spec_model.SIDE_NAMES)
-    for choices in spec_model.OPTION_CHOICES.values():
+    vocabulary = (
+        set(spec_vocabulary.TOP_KEYS) | spec_vocabulary.SOURCE_KEYS | spec_vocabulary.TABLE_KEYS | set(spec_vocabulary.MATCHING_KEYS)
+    )
+    vocabulary |= spec_vocabulary.KIND_KEYS | spec_vocabulary.NUMBERS_KEYS | spec_vocabulary.OPTION_ENTRY_KEYS | spec_vocabulary.RULE_KEYS
+    vocabulary |= spec_vocabulary.CITATION_KEYS | spec_vocabulary.EFFECTS_PLAIN | spec_vocabulary.EFFECTS_WITH_AMOUNT
+    vocabulary |= spec_vocabulary.START_ACTIONS | spec_vocabulary.CHECKS | spec_vocabulary.OPTIONS | set(spec_vocabulary.SIDE_NAMES)
+    for choices in spec_vocabulary.OPTION_CHOICES.values():
         vocabulary |= choices
-    for effect, settings in [*spec_model.EFFECT_SETTINGS.items(), *spec_model.DISPUTE_SETTINGS.items()]:
+    for effect, settings in [*spec_vocabulary.EFFECT_SETTINGS.items(), *spec_vocabulary.DISPUTE_SETTINGS.items()]:
         vocabulary.add(effect)
         for key, values in settings.items():
             vocabulary.add(key)
             vocabulary |= set(values)
-    vocabulary |= {"number", "action", "wild", "face-value", "official", "unchecked", spec_model.FORMAT}
+    vocabulary |= {"number", "action", "wild", "face-value", "official", "unchecked", spec_vocabulary.FORMAT}
     from referee.proof import claims
 
     vocabulary |= set(claims.FORMS) | claims.CHALLENGE_KEYS | claims.CATCH_KEYS

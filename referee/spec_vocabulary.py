@@ -1,0 +1,140 @@
+"""The closed vocabulary of a spec (``referee-spec/1``): every key, effect, start action, check, option and setting
+a spec may use, with the values each may take. Nothing outside these is read; ``docs/spec-language.md`` documents
+every one (a test checks it)."""
+
+from __future__ import annotations
+
+import re
+
+FORMAT = "referee-spec/1"
+
+EFFECTS_WITH_AMOUNT = frozenset({"next-player-draws", "skip"})
+EFFECTS_PLAIN = frozenset(
+    {
+        "choose-colour",
+        "next-player-draws-until-colour",
+        "skip-everyone",
+        "reverse",
+        "flip",
+        "only-without-colour-in-play",
+        "challengeable",
+    }
+)
+START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
+CHECKS = frozenset(
+    {
+        "syntax",
+        "players",
+        "known-player",
+        "dealer",
+        "deck",
+        "known-card",
+        "shuffle",
+        "hands",
+        "start-card",
+        "round-order",
+        "start-colour",
+        "start-again",
+        "turn",
+        "in-hand",
+        "ambiguous",
+        "match",
+        "turn-draw",
+        "drawn-card-only",
+        "pass",
+        "draw-source",
+        "wild-colour",
+        "choose",
+        "penalty",
+        "penalty-owed",
+        "reshuffle",
+        "empty-draw",
+        "flip-colour",
+        "bluff",
+        "challenge",
+        "call",
+        "uncaught",
+        "catch",
+        "round-over",
+        "score",
+        "game-over",
+    }
+)
+# Checks that can arise only where some kind has an effect: a spec without one need not govern them.
+CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
+# Settings an effect may take, with their allowed values (the first is the default).
+EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "next-player-draws": {"into": ("hand", "discard-pile")},
+    "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
+}
+OPTION_CHOICES: dict[str, frozenset[str]] = {
+    "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
+    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped", "nobody"}),
+    "reshuffle": frozenset({"keep-top", "take-all"}),
+    "two-player-reverse": frozenset({"skip", "reverse"}),
+    "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
+    "dealer-rotation": frozenset({"left", "right"}),
+}
+# What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
+# meaning a spec without the section has (specs written before the section keep their meaning).
+DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "challenge-guilty": {
+        "draws": ("player", "challenger"),
+        "cards": ("penalty", "penalty-and-extra"),
+        "then": ("challenger-plays", "challenger-loses-turn"),
+    },
+    "challenge-innocent": {
+        "draws": ("challenger", "player"),
+        "cards": ("penalty-and-extra", "penalty"),
+        "then": ("challenger-loses-turn", "challenger-plays"),
+    },
+    "catch": {"draws": ("caught", "catcher")},
+}
+OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
+OPTION_LISTS = frozenset({"stacking"})
+OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
+OPTION_EXAMPLES: dict[str, str] = {
+    **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
+    "target": "500",
+    "challenge-innocent-extra": "2",
+    "uno-catch-penalty": "2",
+    "stacking": "[draw-one, draw-five]",
+}
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
+MAX_SIDES = 2
+# The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
+SOURCE_KEYS = frozenset({"title", "publisher", "file"})
+DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"
+TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
+MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
+KIND_KEYS = frozenset({"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"})
+NUMBERS_KEYS = frozenset({"from", "to"})
+OPTION_ENTRY_KEYS = frozenset({"value", "rule"})
+RULE_KEYS = frozenset({"id", "summary", "source", "ruling", "options", "checks"})
+CITATION_KEYS = frozenset({"key", "section"})
+NAME_FORM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+NUMBER_FORM = re.compile(r"0|[1-9][0-9]{0,5}")
+
+
+TOP_KEYS = frozenset(
+    {
+        "format",
+        "name",
+        "game",
+        "title",
+        "extends",
+        "sources",
+        "table",
+        "sides",
+        "matching",
+        "kinds",
+        "options",
+        "disputes",
+        "rules",
+        "deck",
+        "deck-composition",
+        "claims",
+    }
+)
+MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options", "disputes"})
