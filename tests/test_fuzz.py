@@ -259,7 +259,7 @@ _LONG_COMMANDS = [
     ["check", str(SCENARIOS)],
     ["adjudicate", str(SCENARIOS / "games")],
     ["prove", "--spec", "uno-flip", "--spec", "house-stacking"],
-    ["simulate", "--players", "8", "--games", "600", "--out", "sim"],  # long enough to be running at any delay below
+    ["simulate", "--players", "8", "--games", "20000", "--out", "sim"],  # still running at any delay below (600 take 2 s)
     ["explain", str(SCENARIOS / "games" / "game-full-7p.log") + ":290"],
 ]
 

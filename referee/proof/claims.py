@@ -666,7 +666,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                 if figure is not None:
                     total += count * ((face.number or 0) if figure == "face-value" else int(figure))
                 else:
-                    total += count * rules.faces[face].points
+                    total += count * engine.rules.faces[face].points
         if result.points != total:
             return f"{result.winner} scored {result.points} for the round; the rulebook's values give {total}"
     if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
@@ -687,7 +687,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
     if claim.form == "challenge" and isinstance(event, ev.Play) and previous is not None and state.discard_pile:
         face = state.discard_pile[-1].faces[previous.side]
         penalty = state.penalties[-1] if state.penalties else None
-        wild_draw = face.face_class is FaceClass.WILD and rules.faces[face].gives_penalty
+        wild_draw = face.face_class is FaceClass.WILD and engine.rules.faces[face].gives_penalty  # faces are the engine's
         if wild_draw and penalty is not None and penalty.played_by == state.seat[event.player] and not penalty.challengeable:
             victim = state.players[penalty.player]
             return f"{event.player} played {face.token}, a wild draw card: the rulebook lets {victim} challenge it, the spec does not"
