@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from referee import rules_cache, spec_model
+from referee import rules_cache, spec_extends
 from referee.cards import Card, Face
 from referee.catalogue import Catalogue
 from referee.spec_model import Rule, Spec, load_spec
@@ -147,11 +147,11 @@ _CACHE: dict[tuple[str, int, int], Rules] = {}
 def _build(path: Path) -> tuple[Rules, list[Path]]:
     """Compile a spec and say which files it was read from (for the disk cache)."""
     read: list[Path] = []
-    spec_model.READ = read
+    spec_extends.READ = read
     try:
         return compile_spec(load_spec(path)), read
     finally:
-        spec_model.READ = None
+        spec_extends.READ = None
 
 
 def load_rules(path: Path) -> Rules:

@@ -51,10 +51,10 @@ def folder() -> Path:
 
 def _code_stamp() -> str:
     """The Python, and the files of the modules that define compiled rules (a ``.py`` or a compiled ``.so``)."""
-    from referee import cards, catalogue, compiler, errors, spec_model, spec_nodes, spec_vocabulary
+    from referee import cards, catalogue, compiler, errors, spec_extends, spec_model, spec_nodes, spec_vocabulary
 
     parts = [sys.version, MAGIC]
-    modules = (cards, catalogue, compiler, errors, spec_model, spec_nodes, spec_vocabulary, sys.modules[__name__])
+    modules = (cards, catalogue, compiler, errors, spec_extends, spec_model, spec_nodes, spec_vocabulary, sys.modules[__name__])
     files = [module.__file__ for module in modules]
     for name in [*files, str(spec_model.SPECS / "rulings.yml")]:
         with contextlib.suppress(OSError, TypeError):

@@ -9,115 +9,101 @@ where a near name exists, a "did you mean". A house-rule spec may say
 from __future__ import annotations
 
 import functools
-import importlib
 import re
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from referee.cards import FaceClass, face_token
-from referee.catalogue import Catalogue as Catalogue
+from referee.catalogue import Catalogue
 from referee.errors import Position, SpecError, escape
+from referee.spec_extends import SPECS, default_spec_name, load_spec, resolve_spec, shipped_spec_names, shipped_spec_path
 from referee.spec_nodes import Mapping, Node, Scalar, Sequence
 from referee.spec_vocabulary import (
-    CHECKS as CHECKS,
-)
-from referee.spec_vocabulary import (
-    CHECKS_ONLY_WITH as CHECKS_ONLY_WITH,
-)
-from referee.spec_vocabulary import (
-    CITATION_KEYS as CITATION_KEYS,
-)
-from referee.spec_vocabulary import (
-    DISPUTE_SETTINGS as DISPUTE_SETTINGS,
-)
-from referee.spec_vocabulary import (
-    DISPUTES_FORM as DISPUTES_FORM,
-)
-from referee.spec_vocabulary import (
-    EFFECT_SETTINGS as EFFECT_SETTINGS,
-)
-from referee.spec_vocabulary import (
-    EFFECTS_PLAIN as EFFECTS_PLAIN,
-)
-from referee.spec_vocabulary import (
-    EFFECTS_WITH_AMOUNT as EFFECTS_WITH_AMOUNT,
-)
-from referee.spec_vocabulary import (
-    FORMAT as FORMAT,
-)
-from referee.spec_vocabulary import (
-    KIND_KEYS as KIND_KEYS,
-)
-from referee.spec_vocabulary import (
-    MATCHING_KEYS as MATCHING_KEYS,
-)
-from referee.spec_vocabulary import (
-    MAX_SIDES as MAX_SIDES,
-)
-from referee.spec_vocabulary import (
-    MERGED_BY_ENTRY as MERGED_BY_ENTRY,
-)
-from referee.spec_vocabulary import (
-    NAME_FORM as NAME_FORM,
-)
-from referee.spec_vocabulary import (
-    NUMBER_FORM as NUMBER_FORM,
-)
-from referee.spec_vocabulary import (
-    NUMBERS_KEYS as NUMBERS_KEYS,
-)
-from referee.spec_vocabulary import (
-    OPTION_CHOICES as OPTION_CHOICES,
-)
-from referee.spec_vocabulary import (
-    OPTION_ENTRY_KEYS as OPTION_ENTRY_KEYS,
-)
-from referee.spec_vocabulary import (
-    OPTION_EXAMPLES as OPTION_EXAMPLES,
-)
-from referee.spec_vocabulary import (
-    OPTION_LISTS as OPTION_LISTS,
-)
-from referee.spec_vocabulary import (
-    OPTION_NUMBERS as OPTION_NUMBERS,
-)
-from referee.spec_vocabulary import (
-    OPTIONS as OPTIONS,
-)
-from referee.spec_vocabulary import (
-    PLACEHOLDER as PLACEHOLDER,
-)
-from referee.spec_vocabulary import (
-    RULE_KEYS as RULE_KEYS,
-)
-from referee.spec_vocabulary import (
-    SIDE_NAMES as SIDE_NAMES,
-)
-from referee.spec_vocabulary import (
-    SOURCE_KEYS as SOURCE_KEYS,
-)
-from referee.spec_vocabulary import (
-    START_ACTIONS as START_ACTIONS,
-)
-from referee.spec_vocabulary import (
-    TABLE_KEYS as TABLE_KEYS,
-)
-from referee.spec_vocabulary import (
-    TOP_KEYS as TOP_KEYS,
+    CHECKS,
+    CHECKS_ONLY_WITH,
+    CITATION_KEYS,
+    DISPUTE_SETTINGS,
+    DISPUTES_FORM,
+    EFFECT_SETTINGS,
+    EFFECTS_PLAIN,
+    EFFECTS_WITH_AMOUNT,
+    FORMAT,
+    KIND_KEYS,
+    MATCHING_KEYS,
+    MAX_SIDES,
+    MERGED_BY_ENTRY,
+    NAME_FORM,
+    NUMBER_FORM,
+    NUMBERS_KEYS,
+    OPTION_CHOICES,
+    OPTION_ENTRY_KEYS,
+    OPTION_EXAMPLES,
+    OPTION_LISTS,
+    OPTION_NUMBERS,
+    OPTIONS,
+    PLACEHOLDER,
+    RULE_KEYS,
+    SIDE_NAMES,
+    SOURCE_KEYS,
+    START_ACTIONS,
+    TABLE_KEYS,
+    TOP_KEYS,
 )
 
-
-def _shipped_specs() -> Path:
-    """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
-    try:
-        return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
-    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
-        return Path(__file__).resolve().parent.parent / "specs"
-
-
-SPECS = _shipped_specs()
-READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
+# The records and the reader are this module's; the vocabulary, the catalogue and where specs come from have modules
+# of their own and are re-exported here.
+__all__ = [
+    "DEFAULT_DISPUTES",
+    "Citation",
+    "Disputes",
+    "Effect",
+    "Kind",
+    "Matching",
+    "Outcome",
+    "Rule",
+    "Source",
+    "Spec",
+    "build_spec",
+    "replace_spec",
+    "ruling_text",
+    "rulings",
+    "Catalogue",
+    "SPECS",
+    "default_spec_name",
+    "load_spec",
+    "resolve_spec",
+    "shipped_spec_names",
+    "shipped_spec_path",
+    "CHECKS",
+    "CHECKS_ONLY_WITH",
+    "CITATION_KEYS",
+    "DISPUTES_FORM",
+    "DISPUTE_SETTINGS",
+    "EFFECTS_PLAIN",
+    "EFFECTS_WITH_AMOUNT",
+    "EFFECT_SETTINGS",
+    "FORMAT",
+    "KIND_KEYS",
+    "MATCHING_KEYS",
+    "MAX_SIDES",
+    "MERGED_BY_ENTRY",
+    "NAME_FORM",
+    "NUMBERS_KEYS",
+    "NUMBER_FORM",
+    "OPTIONS",
+    "OPTION_CHOICES",
+    "OPTION_ENTRY_KEYS",
+    "OPTION_EXAMPLES",
+    "OPTION_LISTS",
+    "OPTION_NUMBERS",
+    "PLACEHOLDER",
+    "RULE_KEYS",
+    "SIDE_NAMES",
+    "SOURCE_KEYS",
+    "START_ACTIONS",
+    "TABLE_KEYS",
+    "TOP_KEYS",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,113 +376,6 @@ def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> 
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-@functools.cache
-def default_spec_name() -> str:
-    """The shipped spec a log without a ``spec`` line is checked against: data, in ``specs/default-spec``."""
-    lines = (SPECS / "default-spec").read_text(encoding="utf-8").splitlines()
-    return next(line.strip() for line in lines if line.strip() and not line.startswith("#"))
-
-
-def shipped_spec_names() -> list[str]:
-    """Names of the specs shipped inside the package."""
-    return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
-
-
-def shipped_spec_path(name: str) -> Path | None:
-    entry = SPECS / f"{name}.yaml"
-    return entry if entry.is_file() else None
-
-
-def resolve_spec(name: str, relative_to: Path | None) -> Path:
-    """A spec named in a log or on the command line: a shipped name, else a path."""
-    shipped = shipped_spec_path(name) if NAME_FORM.fullmatch(name) else None
-    if shipped is not None:
-        return shipped
-    path = Path(name)
-    if not path.is_absolute() and relative_to is not None:
-        path = relative_to / path
-    try:
-        found = path.is_file()
-    except OSError as error:  # a folder on the way that may not be searched
-        raise SpecError([(Position(escape(name)), f"cannot read spec: {error.strerror or error}")]) from None
-    if not found:
-        known = ", ".join(shipped_spec_names())
-        raise SpecError([(Position(escape(name)), f"no spec '{escape(name)}': not a shipped spec ({known}) nor a file")])
-    return path
-
-
-def _merge(base: Mapping, child: Mapping) -> Mapping:
-    """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces."""
-    entries = dict(base.entries)
-    keys = dict(base.keys)
-    for key, node in child.entries.items():
-        if key == "extends":
-            continue
-        old = entries.get(key)
-        if key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
-            merged_entries = dict(old.entries)
-            merged_keys = dict(old.keys)
-            for sub_key, sub_node in node.entries.items():
-                old_sub = merged_entries.get(sub_key)
-                if isinstance(old_sub, Mapping) and isinstance(sub_node, Mapping):
-                    merged_entries[sub_key] = Mapping(
-                        {**old_sub.entries, **sub_node.entries}, {**old_sub.keys, **sub_node.keys}, sub_node.position
-                    )
-                else:
-                    merged_entries[sub_key] = sub_node
-                merged_keys[sub_key] = node.keys[sub_key]
-            entries[key] = Mapping(merged_entries, merged_keys, node.position)
-        elif key in ("rules", "claims") and isinstance(old, Sequence) and isinstance(node, Sequence):
-            by_id: dict[str, int] = {}
-            items = list(old.items)
-            for index, item in enumerate(items):
-                if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar):
-                    by_id[item.entries["id"].value] = index  # type: ignore[union-attr]
-            for item in node.items:
-                rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
-                if isinstance(rule_id, Scalar) and rule_id.value in by_id:
-                    items[by_id[rule_id.value]] = item
-                else:
-                    items.append(item)
-            entries[key] = Sequence(tuple(items), node.position)
-        else:
-            entries[key] = node
-        keys[key] = child.keys[key]
-    return Mapping(entries, keys, child.position)
-
-
-def load_spec(path: Path) -> Spec:
-    """Load, merge (``extends``) and validate a spec file."""
-    tree, game, stated = _merged_tree(path, 0)
-    spec = build_spec(tree, str(path))
-    return _replace(spec, game=game, game_stated=stated) if game else spec
-
-
-def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str, bool]:
-    """A spec's node tree over the trees of the specs it extends, at most four deep; the game of the root spec
-    (its 'game' line, else its name), and whether the root stated it."""
-    from referee.spec_loader import load_file  # PyYAML only when a spec is read, not for cached rules
-
-    tree = load_file(path)
-    if READ is not None:
-        READ.append(path)
-    extends = tree.entries.get("extends")
-    game = tree.entries.get("game")
-    if extends is None:
-        name = tree.entries.get("name")
-        if isinstance(game, Scalar):  # a copy of a game's spec under another name still states that game
-            return tree, game.value, True
-        return tree, name.value if isinstance(name, Scalar) else "", False
-    if game is not None:
-        raise SpecError([(tree.keys.get("game", game.position), "'game' is inherited from the spec this one extends")])
-    if depth >= 4:
-        raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
-    if not isinstance(extends, Scalar):
-        raise SpecError([(extends.position, "'extends' must name a spec")])
-    base, root_game, stated = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
-    return _merge(base, tree), root_game, stated
-
-
 def build_spec(tree: Mapping, path: str) -> Spec:
     """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem."""
     reader = _Reader()
@@ -627,7 +506,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     if composition not in ("official", "unchecked"):
         problems.append((tree.entries["deck-composition"].position, f"deck-composition is official or unchecked, not '{composition}'"))
     if composition == "unchecked":
-        spec = _replace(spec, deck_official=False)
+        spec = replace_spec(spec, deck_official=False)
     elif not problems:
         for message in catalogue.composition_problems(list(spec.deck)):
             problems.append((deck_node.position if deck_node else Position(path), message))
@@ -902,7 +781,7 @@ def _read_effect_settings(reader: _Reader, name: str, node: Mapping) -> Effect |
     return Effect(name, amount, tuple(settings))
 
 
-def _replace(spec: Spec, **changes: object) -> Spec:
+def replace_spec(spec: Spec, **changes: object) -> Spec:
     import dataclasses
 
     return dataclasses.replace(spec, **changes)  # type: ignore[arg-type]

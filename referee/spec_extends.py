@@ -1,0 +1,137 @@
+"""Where specs come from: the shipped specs, names and paths resolved, and ``extends`` chains merged into one node
+tree (then ``referee.spec_model.build_spec`` reads it)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.errors import Position, SpecError, escape
+from referee.spec_nodes import Mapping, Scalar, Sequence
+from referee.spec_vocabulary import MERGED_BY_ENTRY, NAME_FORM
+
+if TYPE_CHECKING:
+    from referee.spec_model import Spec
+
+
+def _shipped_specs() -> Path:
+    """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
+    try:
+        return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
+    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
+        return Path(__file__).resolve().parent.parent / "specs"
+
+
+SPECS = _shipped_specs()
+READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
+
+
+@functools.cache
+def default_spec_name() -> str:
+    """The shipped spec a log without a ``spec`` line is checked against: data, in ``specs/default-spec``."""
+    lines = (SPECS / "default-spec").read_text(encoding="utf-8").splitlines()
+    return next(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def shipped_spec_names() -> list[str]:
+    """Names of the specs shipped inside the package."""
+    return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
+
+
+def shipped_spec_path(name: str) -> Path | None:
+    entry = SPECS / f"{name}.yaml"
+    return entry if entry.is_file() else None
+
+
+def resolve_spec(name: str, relative_to: Path | None) -> Path:
+    """A spec named in a log or on the command line: a shipped name, else a path."""
+    shipped = shipped_spec_path(name) if NAME_FORM.fullmatch(name) else None
+    if shipped is not None:
+        return shipped
+    path = Path(name)
+    if not path.is_absolute() and relative_to is not None:
+        path = relative_to / path
+    try:
+        found = path.is_file()
+    except OSError as error:  # a folder on the way that may not be searched
+        raise SpecError([(Position(escape(name)), f"cannot read spec: {error.strerror or error}")]) from None
+    if not found:
+        known = ", ".join(shipped_spec_names())
+        raise SpecError([(Position(escape(name)), f"no spec '{escape(name)}': not a shipped spec ({known}) nor a file")])
+    return path
+
+
+def _merge(base: Mapping, child: Mapping) -> Mapping:
+    """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces."""
+    entries = dict(base.entries)
+    keys = dict(base.keys)
+    for key, node in child.entries.items():
+        if key == "extends":
+            continue
+        old = entries.get(key)
+        if key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
+            merged_entries = dict(old.entries)
+            merged_keys = dict(old.keys)
+            for sub_key, sub_node in node.entries.items():
+                old_sub = merged_entries.get(sub_key)
+                if isinstance(old_sub, Mapping) and isinstance(sub_node, Mapping):
+                    merged_entries[sub_key] = Mapping(
+                        {**old_sub.entries, **sub_node.entries}, {**old_sub.keys, **sub_node.keys}, sub_node.position
+                    )
+                else:
+                    merged_entries[sub_key] = sub_node
+                merged_keys[sub_key] = node.keys[sub_key]
+            entries[key] = Mapping(merged_entries, merged_keys, node.position)
+        elif key in ("rules", "claims") and isinstance(old, Sequence) and isinstance(node, Sequence):
+            by_id: dict[str, int] = {}
+            items = list(old.items)
+            for index, item in enumerate(items):
+                if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar):
+                    by_id[item.entries["id"].value] = index  # type: ignore[union-attr]
+            for item in node.items:
+                rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
+                if isinstance(rule_id, Scalar) and rule_id.value in by_id:
+                    items[by_id[rule_id.value]] = item
+                else:
+                    items.append(item)
+            entries[key] = Sequence(tuple(items), node.position)
+        else:
+            entries[key] = node
+        keys[key] = child.keys[key]
+    return Mapping(entries, keys, child.position)
+
+
+def load_spec(path: Path) -> Spec:
+    """Load, merge (``extends``) and validate a spec file."""
+    from referee.spec_model import build_spec, replace_spec
+
+    tree, game, stated = _merged_tree(path, 0)
+    spec = build_spec(tree, str(path))
+    return replace_spec(spec, game=game, game_stated=stated) if game else spec
+
+
+def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str, bool]:
+    """A spec's node tree over the trees of the specs it extends, at most four deep; the game of the root spec
+    (its 'game' line, else its name), and whether the root stated it."""
+    from referee.spec_loader import load_file  # PyYAML only when a spec is read, not for cached rules
+
+    tree = load_file(path)
+    if READ is not None:
+        READ.append(path)
+    extends = tree.entries.get("extends")
+    game = tree.entries.get("game")
+    if extends is None:
+        name = tree.entries.get("name")
+        if isinstance(game, Scalar):  # a copy of a game's spec under another name still states that game
+            return tree, game.value, True
+        return tree, name.value if isinstance(name, Scalar) else "", False
+    if game is not None:
+        raise SpecError([(tree.keys.get("game", game.position), "'game' is inherited from the spec this one extends")])
+    if depth >= 4:
+        raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
+    if not isinstance(extends, Scalar):
+        raise SpecError([(extends.position, "'extends' must name a spec")])
+    base, root_game, stated = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
+    return _merge(base, tree), root_game, stated
