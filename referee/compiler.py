@@ -83,7 +83,8 @@ def compile_spec(spec: Spec) -> Rules:
     """Turn a validated spec into engine tables."""
     catalogue = Catalogue(spec)
     kinds = {kind.name: kind for kind in spec.kinds}
-    stacking = set(spec.options["stacking"])  # type: ignore[call-overload]
+    options = spec.settings
+    stacking = set(options.stacking)
     faces: dict[Face, FaceRules] = {}
     for side_faces in catalogue.faces:
         for face in side_faces.values():
@@ -128,16 +129,16 @@ def compile_spec(spec: Spec) -> Rules:
         side_colours=tuple(frozenset(colours) for colours in spec.colours),
         check_rules=check_rules,
         rules_by_id={rule.id: rule for rule in spec.rules},
-        target=int(spec.options["target"]),  # type: ignore[call-overload]
-        start_colour_by_dealer=spec.options["start-colour-chooser"] == "dealer",
-        flip_colour_by_player=spec.options["flip-colour-chooser"] == "player-who-flipped",
-        two_player_reverse_skips=spec.options["two-player-reverse"] == "skip",
-        innocent_extra=int(spec.options["challenge-innocent-extra"]),  # type: ignore[call-overload]
-        catch_penalty=int(spec.options["uno-catch-penalty"]),  # type: ignore[call-overload]
-        own_hand_scoring=spec.options["scoring"] == "own-hand-lowest-wins",
-        dealer_step=1 if spec.options["dealer-rotation"] == "left" else -1,
-        reshuffle_keeps_top=spec.options["reshuffle"] == "keep-top",
-        flip_chooser=str(spec.options["flip-colour-chooser"]),
+        target=options.target,
+        start_colour_by_dealer=options.start_colour_chooser == "dealer",
+        flip_colour_by_player=options.flip_colour_chooser == "player-who-flipped",
+        two_player_reverse_skips=options.two_player_reverse == "skip",
+        innocent_extra=options.challenge_innocent_extra,
+        catch_penalty=options.uno_catch_penalty,
+        own_hand_scoring=options.scoring == "own-hand-lowest-wins",
+        dealer_step=1 if options.dealer_rotation == "left" else -1,
+        reshuffle_keeps_top=options.reshuffle == "keep-top",
+        flip_chooser=options.flip_colour_chooser,
     )
 
 

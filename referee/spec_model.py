@@ -59,6 +59,7 @@ __all__ = [
     "Effect",
     "Kind",
     "Matching",
+    "Options",
     "Outcome",
     "Rule",
     "Source",
@@ -248,6 +249,28 @@ DEFAULT_DISPUTES = Disputes(_default_outcome("challenge-guilty"), _default_outco
 
 
 @dataclass(frozen=True, slots=True)
+class Options:
+    """The options of a spec, typed: the declared variation points, each within its domain (``OPTION_CHOICES``,
+    ``OPTION_NUMBERS``). ``Spec.options`` keeps them by name too, for summaries and claims' ``if``."""
+
+    target: int
+    stacking: tuple[str, ...]
+    start_colour_chooser: str
+    flip_colour_chooser: str
+    two_player_reverse: str
+    challenge_innocent_extra: int
+    uno_catch_penalty: int
+    scoring: str
+    dealer_rotation: str
+    reshuffle: str
+
+    @staticmethod
+    def of(options: dict[str, object]) -> Options:
+        """From the options by name (every one present and valid: the reader has checked)."""
+        return Options(**{name.replace("-", "_"): value for name, value in options.items()})  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
 class Spec:
     """A validated rule spec. ``deck`` is the default physical deck, as card tokens."""
 
@@ -272,6 +295,11 @@ class Spec:
     claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
     disputes: Disputes = DEFAULT_DISPUTES
     side_names: tuple[str, ...] = SIDE_NAMES  # one or two sides; a card has one face per side
+
+    @property
+    def settings(self) -> Options:
+        """The options, typed."""
+        return Options.of(self.options)
 
     @property
     def sides(self) -> int:

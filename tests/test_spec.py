@@ -211,3 +211,12 @@ def test_the_disputes_section_says_who_draws_after_a_catch(tmp_path: Path) -> No
     house = _house(tmp_path, "catch: {draws: catcher}")
     assert not check_text(log, spec=house).valid
     assert check_text(log.replace("Ann draws yellow-1/wild", "Bob draws yellow-1/wild"), spec=house).valid
+
+
+def test_the_typed_options_are_the_declared_options() -> None:
+    """``Spec.settings`` (a typed record) has one field per option of the vocabulary, and reads the spec's values."""
+    from referee.spec_model import OPTIONS, Options
+
+    assert {item.name.replace("_", "-") for item in dataclasses.fields(Options)} == set(OPTIONS)
+    house = load_spec(SPECS / "house-stacking.yaml").settings
+    assert house.stacking == ("draw-one", "draw-five") and house.target == 500 and house.reshuffle == "keep-top"
