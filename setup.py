@@ -34,6 +34,7 @@ COMPILED = [
     "referee/log_reader.py",
     "referee/effects.py",
     "referee/state.py",
+    "referee/scoring.py",
     "referee/engine.py",
     "referee/replay.py",
 ]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from referee import effects
+from referee import effects, scoring
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
@@ -1076,45 +1076,12 @@ class Engine:
             )
 
     def round_points(self, seat: int, result: RoundResult) -> int:
-        if self.rules.own_hand_scoring:
-            return self.state.own_points[seat]
-        return (result.points or 0) if result.winner == self._name(seat) else 0
-
-    def _hand_points(self, seat: int) -> int:
-        state = self.state
-        faces = self.rules.faces
-        side = state.side
-        return sum(faces[card.faces[side]].points * count for card, count in state.hands[seat].items())
+        """What ``seat`` won in a finished round (``referee.scoring``)."""
+        return scoring.round_points(self.state, self.rules, seat, result)
 
     def _finish_round(self, winner: int) -> None:
         state = self.state
-        own = [self._hand_points(seat) for seat in range(state.player_count)]
-        state.own_points = own
-        points = sum(own)
-        if self.rules.own_hand_scoring:
-            for seat in range(state.player_count):
-                state.totals[seat] += own[seat]
-        else:
-            state.totals[winner] += points
-        result = RoundResult(
-            state.round_number,
-            True,
-            self._name(winner),
-            self.rules.spec.side_names[state.side],
-            points,
-            dict(zip(state.players, state.totals, strict=True)),
-        )
-        self.rounds[-1] = result
-        state.last_result = result
-        state.phase = ROUND_OVER
+        self.rounds[-1] = scoring.finish_round(state, self.rules, winner)
         state.uno_player = None
         state.uno_called = False
         state.uno_caught = False
-        if max(state.totals) >= state.target:
-            state.phase = GAME_OVER
-            if self.rules.own_hand_scoring:
-                low = min(state.totals)
-                winners = [name for name, total in zip(state.players, state.totals, strict=True) if total == low]
-                state.game_winner = winners[0] if len(winners) == 1 else winners
-            else:
-                state.game_winner = self._name(winner)

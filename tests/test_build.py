@@ -19,6 +19,7 @@ COMPILED = (
     "referee.log_reader",
     "referee.effects",
     "referee.state",
+    "referee.scoring",
     "referee.engine",
     "referee.replay",
 )
