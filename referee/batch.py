@@ -130,8 +130,9 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], ad
             client = distributed.Client(cluster)
         else:
             client = distributed.Client(address, timeout="10s")
-    except (OSError, ValueError, TypeError) as error:  # refused, timed out, or not an address ('', 'http://...')
-        raise UsageError(f"--dask {escape(address)}: cannot reach the scheduler: {escape(str(error))}") from None
+    except Exception as error:  # noqa: BLE001 - refused, timed out, not an address ('', 'http://...'), or distributed's own assert
+        reason = str(error) or type(error).__name__
+        raise UsageError(f"--dask {escape(address)}: cannot reach the scheduler: {escape(reason)}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         window: deque[Any] = deque()
