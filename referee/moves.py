@@ -158,10 +158,8 @@ def legal_moves(engine: Engine) -> list[Move]:
 
 
 def _matches(engine: Engine, card: object) -> bool:
-    state = engine.state
-    face = card.faces[state.side]  # type: ignore[attr-defined]
-    same_colour = engine.rules.spec.matching.same_colour and face.colour is not None and face.colour == state.colour
-    return same_colour or engine.matches(face)
+    """Whether the card may be played on the top card now: the engine's own matching (rule play.match)."""
+    return engine.matches(card.faces[engine.state.side])  # type: ignore[attr-defined]
 
 
 def _plays(engine: Engine, seat: int, card: object) -> list[Move]:
