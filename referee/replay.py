@@ -58,6 +58,7 @@ class Replay:
         self.engine: Engine | None = None
         self.verdict = FileVerdict(path=display_path)
         self.reader = LogReader(self._card_form)
+        self._header_rules: tuple[str | None, Rules] | None = None
         self.stopped_event: ev.Event | None = None
         self.header: list[ev.Event] = []  # the header lines, once replay has started
 
@@ -66,6 +67,7 @@ class Replay:
         when replay starts, as the log's error."""
         try:
             rules = rules_for(spec_name, self.base_dir, self.spec_override)
+            self._header_rules = (spec_name, rules)  # _start uses them: the spec is resolved once per log
         except (SpecError, OSError):
             return UNJUDGED  # the spec's problem is the one to report: no card is a syntax error for want of it
         return card_form(rules)
@@ -172,7 +174,9 @@ class Replay:
         """Resolve the spec, build the engine and apply the header lines in order."""
         spec_name = next((event for event in header if isinstance(event, ev.SpecName)), None)
         try:
-            rules = rules_for(spec_name.name if spec_name else None, self.base_dir, self.spec_override)
+            name = spec_name.name if spec_name else None
+            known = self._header_rules
+            rules = known[1] if known is not None and known[0] == name else rules_for(name, self.base_dir, self.spec_override)
         except SpecError as error:
             if spec_name is not None and self.spec_override is None and error.position and error.position.path == spec_name.name:
                 message = f"{Position(self.display_path, spec_name.line)}: error: {error.message}"
