@@ -35,6 +35,9 @@ COMPILED = [
     "referee/effects.py",
     "referee/state.py",
     "referee/scoring.py",
+    "referee/legality.py",
+    "referee/deal.py",
+    "referee/disputes.py",
     "referee/engine.py",
     "referee/replay.py",
 ]

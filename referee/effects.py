@@ -84,6 +84,11 @@ class FlipColour:
     names: Any
 
 
+def every(*values: bool) -> bool:
+    """The conjunction of concrete values: what the engine passes as ``after_flip``'s ``every`` (the model passes ``z3.And``)."""
+    return all(values)
+
+
 def after_flip(uncovered: Any, uncovered_wild: Any, hand_after: Any, someone_names: bool, every: Any) -> FlipColour:
     """The uncovered face's colour is in play; a wild uncovered has none, so one is named while the round goes on
     (the flipper still holds cards) and the spec gives someone to name it. ``every`` is the conjunction of the

@@ -20,6 +20,9 @@ COMPILED = (
     "referee.effects",
     "referee.state",
     "referee.scoring",
+    "referee.legality",
+    "referee.deal",
+    "referee.disputes",
     "referee.engine",
     "referee.replay",
 )

@@ -1,0 +1,197 @@
+"""Disputes: saying UNO, catching a player who did not, and challenging a wild draw card.
+
+Part of the engine (``referee.engine``): the handlers of ``says UNO``,
+``catches`` and ``challenges`` lines. Who draws what after a ruling is the
+spec's ``disputes`` section, read through ``effects.ruling`` and
+``effects.catch_drawer`` (the Z3 model reads the same two). Each ruling is
+recorded as a ``Dispute`` for ``adjudicate``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee import effects
+from referee import events as ev
+from referee.legality import Reject
+from referee.state import PLAYING, Dispute, Penalty
+
+if TYPE_CHECKING:
+    from referee.engine import Engine
+
+
+def _no_catch_owed(engine: Engine) -> None:
+    """An UNO catch's penalty is drawn before anything else is said."""
+    catch = engine.catch_owed()
+    if catch is not None:
+        name = engine.state.players[catch.player]
+        raise Reject("bad-penalty", "penalty", f"{name} must first draw {catch.describe()} for the UNO catch")
+
+
+def call(engine: Engine, event: ev.Call) -> None:
+    state = engine.state
+    seat = engine.seat_of(event.player)
+    if state.phase != PLAYING:
+        raise Reject("invalid-call", "call", f"round {state.round_number} is over")
+    _no_catch_owed(engine)
+    if state.hand_sizes[seat] != 1:
+        raise Reject("invalid-call", "call", f"{event.player} holds {state.hand_sizes[seat]} cards, not one")
+    if state.uno_player != seat:
+        raise Reject("invalid-call", "call", f"{event.player}'s UNO window is closed")
+    state.uno_called = True
+
+
+def catch(engine: Engine, event: ev.Catch) -> None:
+    state = engine.state
+    rules = engine.rules
+    seat = engine.seat_of(event.player)
+    target = engine.seat_of(event.target)
+    if state.phase != PLAYING:
+        raise Reject("invalid-catch", "catch", f"round {state.round_number} is over")
+    _no_catch_owed(engine)
+    reason = catch_invalid(engine, seat, target)
+    if reason:
+        _record_catch(engine, event, "invalid", reason)
+        raise Reject("invalid-catch", "catch", reason)
+    state.uno_caught = True
+    _record_catch(engine, event, "valid", f"{event.target} held one card and had not said UNO")
+    if rules.catch_penalty:
+        drawer = effects.catch_drawer(rules.spec.disputes.catcher_draws, seat, target)
+        state.penalties.insert(0, Penalty(player=drawer, count=rules.catch_penalty, catch=True, line=event.line))
+        engine.settle()
+
+
+def catch_invalid(engine: Engine, seat: int, target: int) -> str:
+    """Why a catch is not allowed now ('' when it is)."""
+    state = engine.state
+    name = state.players[target]
+    if seat == target:
+        return f"{name} cannot catch themselves"
+    if state.uno_player != target:
+        if state.hand_sizes[target] != 1:
+            return f"{name} holds {state.hand_sizes[target]} cards"
+        return f"{name}'s UNO window has closed: the next move was made"
+    if state.uno_called:
+        return f"{name} said UNO"
+    if state.uno_caught:
+        return f"{name} was already caught"
+    return ""
+
+
+def _record_catch(engine: Engine, event: ev.Catch, ruling: str, reason: str) -> None:
+    state = engine.state
+    rules = engine.rules
+    valid = ruling == "valid"
+    penalty = state.penalties[0] if valid and state.penalties and state.penalties[0].catch else None
+    drawer = effects.catch_drawer(rules.spec.disputes.catcher_draws, event.player, event.target)
+    owed = Dispute.owed(drawer, rules.catch_penalty, None, 0) if valid else (None, None, None, 0)
+    _record(engine, event, ruling, rules.check_rules["catch"].id, reason, owed, penalty=penalty)
+
+
+def challenge(engine: Engine, event: ev.Challenge) -> None:
+    state = engine.state
+    rules = engine.rules
+    names = state.players
+    seat = engine.seat_of(event.player)
+    target = engine.seat_of(event.target)
+    if state.phase != PLAYING:
+        raise Reject("invalid-challenge", "challenge", f"round {state.round_number} is over")
+    _no_catch_owed(engine)
+    penalty = state.penalties[0] if state.penalties else None
+    reason = ""
+    allowed: tuple[str, ...] = ()
+    if penalty is not None and penalty.started and penalty.wild_draw:
+        reason = f"{names[penalty.player]} has begun drawing the penalty: too late to challenge"
+    elif penalty is None or not penalty.challengeable:
+        reason = "no wild draw penalty is waiting to be challenged"
+    elif penalty.player != seat:
+        reason = f"only {names[penalty.player]}, who must draw, may challenge"
+        allowed = (names[penalty.player],)
+    elif penalty.played_by != target:
+        assert penalty.played_by is not None
+        reason = f"{event.target} did not play the wild draw card; {names[penalty.played_by]} did"
+    if reason:
+        _record(engine, event, "invalid", rules.check_rules["challenge"].id, reason)
+        raise Reject("invalid-challenge", "challenge", reason, allowed)
+    assert penalty is not None
+    engine.close_window()
+    penalty.challengeable = False
+    penalty.bluff = False
+    base_count = penalty.count
+    evidence = tuple(card.token for card in penalty.evidence)
+    ruling = "guilty" if penalty.guilty else "innocent"
+    outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
+    effect = effects.ruling(outcome, seat, target, state.direction, state.player_count, rules.innocent_extra)
+    drawer, extra, next_turn = effect.drawer, effect.extra, effect.following
+    if drawer == penalty.player:  # the challenger still owes it: the same penalty, with the extra cards
+        owed = penalty
+        if penalty.until_colour is not None:
+            penalty.extra += extra
+        else:
+            penalty.count += extra
+        penalty.next_turn = next_turn
+        penalty.loses_turn = not outcome.challenger_plays
+    else:
+        owed = Penalty(
+            player=drawer,
+            count=penalty.count + (extra if penalty.until_colour is None else 0),
+            until_colour=penalty.until_colour,
+            extra=extra if penalty.until_colour is not None else 0,
+            loses_turn=not outcome.challenger_plays,
+            next_turn=next_turn,
+            line=event.line,
+            played_by=target,
+        )
+        state.penalties[0] = owed
+    if penalty.guilty:
+        reason = f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play"
+    else:
+        reason = f"{event.target} held no {penalty.colour_before} card"
+    _record(
+        engine,
+        event,
+        ruling,
+        outcome.rule or rules.check_rules["challenge"].id,
+        reason,
+        Dispute.owed(names[drawer], base_count, penalty.until_colour, extra),
+        evidence if penalty.guilty else (),
+        loses_turn=not outcome.challenger_plays,
+        penalty=owed,
+    )
+    engine.settle()
+
+
+def _record(
+    engine: Engine,
+    event: ev.Catch | ev.Challenge,
+    ruling: str,
+    rule: str,
+    reason: str,
+    owed: tuple[str | None, int | None, str | None, int] = (None, None, None, 0),
+    evidence: tuple[str, ...] = (),
+    loses_turn: bool = False,
+    penalty: Penalty | None = None,
+) -> None:
+    """Record a ruling on a catch or a challenge (kept only when disputes are recorded, for adjudicate)."""
+    if not engine.record_disputes:
+        return
+    kind = "catch" if isinstance(event, ev.Catch) else "challenge"
+    player, cards, until_colour, extra = owed
+    engine.disputes.append(
+        Dispute(
+            event.line,
+            kind,
+            event.player,
+            event.target,
+            ruling,
+            rule,
+            player,
+            cards,
+            until_colour,
+            extra,
+            reason,
+            evidence,
+            loses_turn=loses_turn,
+            penalty=penalty,
+        )
+    )

@@ -1,0 +1,143 @@
+"""Legality: whether a card matches, which card a token names, whose turn it is.
+
+Part of the engine (``referee.engine``): these checks read the state and the
+compiled rules and raise ``Reject`` with a stable code and the check whose
+rule the diagnostic cites; the only change any of them makes is
+``turn_gate``'s, which ends a turn whose draw was the last move (the next
+player moving is what ends it, rule turn.draw). ``referee.moves`` builds the
+legal moves from the same ``matches``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.cards import Card, Face, FaceClass
+from referee.compiler import Rules
+from referee.state import ROUND_OVER, GameState, Penalty
+
+if TYPE_CHECKING:
+    from referee.engine import Engine
+
+
+class Reject(Exception):
+    """Internal: raised inside the engine, turned into a ``Diagnostic`` by ``Engine.apply``.
+
+    ``check`` names the rule-table entry (``Rules.check_rules``) whose rule id the diagnostic cites.
+    """
+
+    def __init__(self, code: str, check: str, message: str, allowed: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.code = code
+        self.check = check
+        self.message = message
+        self.allowed = allowed
+
+
+def matches(state: GameState, rules: Rules, face: Face) -> bool:
+    """Whether ``face`` may be played on the top card (rule play.match): the spec's ``matching`` section."""
+    matching = rules.spec.matching
+    if face.face_class is FaceClass.WILD:
+        return matching.wild_always
+    if matching.same_colour and face.colour == state.colour:
+        return True
+    top = state.top_face()
+    if top is None:
+        return False
+    if matching.same_number and face.number is not None and face.number == top.number:
+        return True
+    return (
+        matching.same_action_kind and face.face_class is FaceClass.ACTION and top.face_class is FaceClass.ACTION and face.kind == top.kind
+    )
+
+
+def not_in_play(state: GameState) -> None:
+    """Plays, draws and passes need a round in play (replay never gets here before the deal; ``explain --move`` may)."""
+    if state.phase == ROUND_OVER:
+        raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
+    raise Reject("out-of-turn", "turn", "no round is in play: the cards are not dealt yet")
+
+
+def turn_gate(state: GameState, seat: int) -> None:
+    """``seat`` must hold the turn; a player who drew and did not play passes when the next player moves."""
+    if state.turn != seat and state.drew:
+        state.turn = state.next_player(state.turn)
+        state.drew = False
+        state.drawn_card = None
+    if state.turn != seat:
+        name, holder = state.players[seat], state.players[state.turn]
+        raise Reject("out-of-turn", "turn", f"{name} acted out of turn: it is {holder}'s turn", (holder,))
+
+
+def must_not_choose(state: GameState, seat: int, *, play: bool = False) -> None:
+    """Nothing but the colour choice while a colour is to be named (rule choose)."""
+    if state.choose_by is None:
+        return
+    name = state.players[seat]
+    if state.choose_by == seat:
+        hint = f" ('{name} chooses COLOUR')" if play else ""
+        raise Reject("bad-colour", "choose", f"{name} must choose the colour first{hint}")
+    raise Reject("out-of-turn", "turn", f"{state.players[state.choose_by]} must choose the colour first")
+
+
+def why_unknown(rules: Rules, token: str) -> str:
+    """Why ``token`` names no card of this game, in the spec's own side names."""
+    catalogue = rules.catalogue
+    names = rules.spec.side_names
+    if len(names) == 1:
+        return "a card of this game is written as its face (red-7)" if "/" in token else f"'{token}' is not a face of this game"
+    light, _, dark = token.partition("/")
+    if catalogue.face(light, 0) is None:
+        return f"'{light}' is not a {names[0]} face" + (f" (it is a {names[1]} face)" if catalogue.face(light, 1) else "")
+    return f"'{dark}' is not a {names[1]} face" + (f" (it is a {names[0]} face)" if catalogue.face(dark, 0) else "")
+
+
+def any_side(rules: Rules) -> str:
+    return "either side" if rules.spec.sides == 2 else "this game"
+
+
+def resolve_in_hand(engine: Engine, seat: int, token: str) -> Card:
+    """The physical card a ``plays`` token names in ``seat``'s hand; ``Reject`` (card-not-in-hand, ambiguous-card,
+    unknown-card) when it names none, or more than one."""
+    state = engine.state
+    hand = state.hands[seat]
+    if "/" in token:
+        card = engine.card(token)
+        if hand.get(card, 0) <= 0:
+            raise Reject("card-not-in-hand", "in-hand", f"{state.players[seat]} does not hold {card}")
+        return card
+    rules = engine.rules
+    catalogue = rules.catalogue
+    side = state.side
+    face = catalogue.faces[side].get(token)
+    if face is not None:
+        found = [card for card in hand if card.faces[side] is face]
+        if len(found) == 1:
+            return found[0]
+    if face is None:
+        names = rules.spec.side_names
+        other = next((other for other in range(len(names)) if other != side and catalogue.face(token, other)), None)
+        if other is None:
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {any_side(rules)}")
+        raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
+    found = [card for card in hand if card.faces[side] == face]
+    if not found:
+        raise Reject("card-not-in-hand", "in-hand", f"{state.players[seat]} holds no {face}")
+    if len(found) > 1:
+        tokens = tuple(sorted(c.token for c in found))
+        raise Reject("ambiguous-card", "ambiguous", f"{face} could be {' or '.join(tokens)}: write the physical card", tokens)
+    return found[0]
+
+
+def stacking(engine: Engine, seat: int, token: str, penalty: Penalty) -> Penalty | None:
+    """The owed penalty, when a house rule lets this play pass it on (option stacking)."""
+    if penalty.started or penalty.catch or penalty.stack_kind is None:
+        return None
+    try:
+        card = resolve_in_hand(engine, seat, token)
+    except Reject:
+        return None
+    face_rules = engine.rules.faces[card.faces[engine.state.side]]
+    if face_rules.stackable and face_rules.face.kind == penalty.stack_kind:
+        return penalty
+    return None
