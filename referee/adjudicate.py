@@ -110,7 +110,7 @@ def _owed(penalty: Penalty, names: tuple[str, ...], extra: int = 0) -> dict[str,
 def pending(engine: Engine) -> list[dict[str, Any]]:
     """What may happen now, where the log stops at an open dispute."""
     state = engine.state
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         return []
     names = state.players
     rules = engine.rules

@@ -172,9 +172,9 @@ def start(engine: Engine, event: ev.Start) -> None:
     if state.hands_given < state.player_count:
         missing = [name for seat, name in enumerate(state.players) if not state.hand_sizes[seat]]
         raise Reject("bad-setup", "start-card", f"'start' before every hand is given (missing: {' '.join(missing)})")
-    if state.phase == PLAYING or state.phase == ROUND_OVER:
+    if state.phase is PLAYING or state.phase is ROUND_OVER:
         raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up stayed on the discard pile")
-    if state.phase == SETUP:
+    if state.phase is SETUP:
         pile = Counter(state.deck_counts)
         for held in state.hands:
             pile.subtract(held)

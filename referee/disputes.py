@@ -31,7 +31,7 @@ def _no_catch_owed(engine: Engine) -> None:
 def call(engine: Engine, event: ev.Call) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         raise Reject("invalid-call", "call", f"round {state.round_number} is over")
     _no_catch_owed(engine)
     if state.hand_sizes[seat] != 1:
@@ -46,7 +46,7 @@ def catch(engine: Engine, event: ev.Catch) -> None:
     rules = engine.rules
     seat = engine.seat_of(event.player)
     target = engine.seat_of(event.target)
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         raise Reject("invalid-catch", "catch", f"round {state.round_number} is over")
     _no_catch_owed(engine)
     reason = catch_invalid(engine, seat, target)
@@ -94,7 +94,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
     names = state.players
     seat = engine.seat_of(event.player)
     target = engine.seat_of(event.target)
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         raise Reject("invalid-challenge", "challenge", f"round {state.round_number} is over")
     _no_catch_owed(engine)
     penalty = state.penalties[0] if state.penalties else None

@@ -42,11 +42,12 @@ from referee.state import (
     Dispute,
     GameState,
     Penalty,
+    Phase,
     Snapshot,
 )
 from referee.verdicts import Diagnostic, RoundResult
 
-__all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Reject", "Snapshot"]
+__all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
 
 
 class Engine:
@@ -88,13 +89,13 @@ class Engine:
         """Check ``event`` and apply it; a ``Diagnostic`` when it breaks a rule."""
         state = self.state
         try:
-            if state.phase == GAME_OVER and type(event) is not ev.Score:
+            if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
                     "after-game-end",
                     "game-over",
                     f"the game ended ({self._winner_text()} won); nothing may follow but score claims",
                 )
-            if state.phase == START_AGAIN and type(event) is not ev.Start:
+            if state.phase is START_AGAIN and type(event) is not ev.Start:
                 raise Reject(
                     "bad-setup",
                     "start-again",
@@ -260,7 +261,7 @@ class Engine:
             self.card(token)
         elif not self.rules.catalogue.is_face(token):
             raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {legality.any_side(self.rules)}")
-        if state.phase != PLAYING:
+        if state.phase is not PLAYING:
             legality.not_in_play(state)
         stacked: Penalty | None = None
         if state.penalties:
@@ -421,7 +422,7 @@ class Engine:
             state.turn = penalty.next_turn
             state.drew = False
             state.drawn_card = None
-        if not state.penalties and state.phase == PLAYING:
+        if not state.penalties and state.phase is PLAYING:
             for seat, size in enumerate(state.hand_sizes):
                 if size == 0:
                     self.finish_round(seat)
@@ -467,7 +468,7 @@ class Engine:
         state = self.state
         seat = self.seat_of(event.player)
         cards = self.cards(event.cards)
-        if state.phase != PLAYING:
+        if state.phase is not PLAYING:
             legality.not_in_play(state)
         if state.penalties:
             penalty = state.penalties[0]
@@ -520,7 +521,7 @@ class Engine:
     def _pass(self, event: ev.Pass) -> None:
         state = self.state
         seat = self.seat_of(event.player)
-        if state.phase != PLAYING:
+        if state.phase is not PLAYING:
             legality.not_in_play(state)
         if state.penalties:
             penalty = state.penalties[0]
@@ -537,7 +538,7 @@ class Engine:
     def _choose(self, event: ev.Choose) -> None:
         state = self.state
         seat = self.seat_of(event.player)
-        if state.phase != PLAYING or state.choose_by is None:
+        if state.phase is not PLAYING or state.choose_by is None:
             raise Reject("bad-colour", "choose", "no colour is to be chosen now")
         catch = self.catch_owed()
         if catch is not None:
@@ -566,7 +567,7 @@ class Engine:
     def _reshuffle(self, event: ev.Reshuffle) -> None:
         state = self.state
         cards = self.cards(event.cards)
-        if state.phase != PLAYING:
+        if state.phase is not PLAYING:
             raise Reject("invalid-reshuffle", "reshuffle", f"round {state.round_number} is over")
         if state.draw_pile_size():
             raise Reject("invalid-reshuffle", "reshuffle", f"the draw pile still holds {state.draw_pile_size()} cards")

@@ -105,7 +105,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
         "phase": _PHASES.get(state.phase, "setup"),
         "side": engine.rules.spec.side_names[state.side],
         "direction": "left" if state.direction == 1 else "right",
-        "turn": names[state.turn] if names and state.phase == PLAYING else None,
+        "turn": names[state.turn] if names and state.phase is PLAYING else None,
         "drew_this_turn": state.drew,
         "top_card": {"card": state.discard_pile[-1].token, "face": top.token} if top is not None else None,
         "colour_in_play": state.colour,
@@ -157,7 +157,7 @@ def alternatives(engine: Engine, player: str) -> list[str]:
     from referee.moves import legal_moves
 
     state = engine.state
-    if player not in state.seat or state.phase != PLAYING:
+    if player not in state.seat or state.phase is not PLAYING:
         return []
     colours = ", ".join(sorted(engine.rules.side_colours[state.side]))
     names = state.players
@@ -182,7 +182,7 @@ def _acting_seat(engine: Engine, event: ev.Event | None) -> int | None:
     player = getattr(event, "player", None)
     if player is not None and player in engine.state.seat:
         return engine.state.seat[player]
-    if engine.state.phase == PLAYING and engine.state.players:
+    if engine.state.phase is PLAYING and engine.state.players:
         return engine.state.turn
     return None
 

@@ -156,8 +156,8 @@ class Game:
     ) -> None:
         """Deal the next round (round 1 of a new game): its ``round``, ``dealer`` and cards, as one step ``pop`` undoes."""
         state = self._engine.state
-        if state.phase in (PLAYING, START_AGAIN) or state.phase == GAME_OVER:
-            raise UsageError("the round is still being played" if state.phase != GAME_OVER else "the game is over")
+        if state.phase in (PLAYING, START_AGAIN) or state.phase is GAME_OVER:
+            raise UsageError("the round is still being played" if state.phase is not GAME_OVER else "the game is over")
         names = state.players
         if dealer is None:
             previous = state.dealer
@@ -251,13 +251,13 @@ class Game:
     def turn(self) -> str | None:
         """Whose turn it is while a round is played (a pending penalty or colour is that player's to settle first)."""
         state = self._engine.state
-        return state.players[state.turn] if state.phase == PLAYING else None
+        return state.players[state.turn] if state.phase is PLAYING else None
 
     def is_round_over(self) -> bool:
         return self._engine.state.phase in (ROUND_OVER, GAME_OVER)
 
     def is_game_over(self) -> bool:
-        return self._engine.state.phase == GAME_OVER
+        return self._engine.state.phase is GAME_OVER
 
     @property
     def winner(self) -> str | list[str] | None:

@@ -53,7 +53,7 @@ def matches(state: GameState, rules: Rules, face: Face) -> bool:
 
 def not_in_play(state: GameState) -> None:
     """Plays, draws and passes need a round in play (replay never gets here before the deal; ``explain --move`` may)."""
-    if state.phase == ROUND_OVER:
+    if state.phase is ROUND_OVER:
         raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
     raise Reject("out-of-turn", "turn", "no round is in play: the cards are not dealt yet")
 

@@ -107,7 +107,7 @@ def legal_moves(engine: Engine) -> list[Move]:
     if not state.players:
         return []
     names = state.players
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         result = state.last_result
         if result is None:
             return []

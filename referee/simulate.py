@@ -95,7 +95,7 @@ class Simulator:
             yield self._emit(ev.Dealer(next_line(), self.names[dealer]))
             yield from self._deal(dealer, next_line)
             for _ in range(MAX_EVENTS_PER_ROUND):
-                if state.phase != PLAYING:
+                if state.phase is not PLAYING:
                     break
                 event = self._step(next_line)
                 yield self._emit(event)
@@ -109,7 +109,7 @@ class Simulator:
                     for seat in rng.sample(range(len(self.names)), k=min(2, len(self.names))):
                         points = self.engine.round_points(seat, result)
                         yield self._emit(ev.Score(next_line(), self.names[seat], points))
-            if state.phase == GAME_OVER:
+            if state.phase is GAME_OVER:
                 return
 
     # -- the deal
@@ -142,7 +142,7 @@ class Simulator:
         while True:
             card = self.hidden.pop()
             yield self._emit(ev.Start(next_line(), card.token))
-            if state.phase != START_AGAIN:
+            if state.phase is not START_AGAIN:
                 break
             self.hidden.insert(rng.randrange(len(self.hidden) + 1), card)
         if state.discard_pile and state.side != self.rules.spec.start_side:

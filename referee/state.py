@@ -11,12 +11,33 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Final
 
 from referee.cards import Card, Face
 from referee.verdicts import RoundResult
 
-# Round phases.
-NO_ROUND, DEALING, SETUP, START_AGAIN, PLAYING, ROUND_OVER, GAME_OVER = range(7)
+
+class Phase(IntEnum):
+    """Where a game is: before any round, dealing, setting up, turning up again, playing, between rounds, over."""
+
+    NO_ROUND = 0
+    DEALING = 1  # a 'round' line: the dealer comes next
+    SETUP = 2  # the dealer is known: the shuffle, or the hands then the start card
+    START_AGAIN = 3  # the card turned up went back: another 'start' line
+    PLAYING = 4
+    ROUND_OVER = 5
+    GAME_OVER = 6
+
+
+# The members as module constants: compiled code reads them as C globals and compares them by identity.
+NO_ROUND: Final = Phase.NO_ROUND
+DEALING: Final = Phase.DEALING
+SETUP: Final = Phase.SETUP
+START_AGAIN: Final = Phase.START_AGAIN
+PLAYING: Final = Phase.PLAYING
+ROUND_OVER: Final = Phase.ROUND_OVER
+GAME_OVER: Final = Phase.GAME_OVER
 
 
 @dataclass(slots=True)
@@ -91,7 +112,7 @@ class GameState:
     totals: list[int] = field(default_factory=list)
     round_number: int = 0
     dealer: int = -1
-    phase: int = NO_ROUND
+    phase: Phase = NO_ROUND
     full_mode: bool = False
     side: int = 0
     direction: int = 1

@@ -62,7 +62,7 @@ def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
         "phase": _PHASES.get(state.phase, "setup"),
         "side": state.side,
         "direction": "left" if state.direction == 1 else "right",
-        "turn": state.turn if state.phase == PLAYING and names else None,
+        "turn": state.turn if state.phase is PLAYING and names else None,
         "top": cards.number(state.discard_pile[-1]) if state.discard_pile else None,
         "colour": state.colour,
         "chooser": state.choose_by,

@@ -218,8 +218,8 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
 
     def before(engine: Engine, event: ev.Event) -> None:
         state = engine.state
-        holder["snapshot"] = _snapshot(engine, model, _CARD[0]) if state.phase == PLAYING else None
-        if isinstance(event, ev.Play) and state.phase == PLAYING:
+        holder["snapshot"] = _snapshot(engine, model, _CARD[0]) if state.phase is PLAYING else None
+        if isinstance(event, ev.Play) and state.phase is PLAYING:
             seat = state.seat[event.player]
             holder["hand"] = dict(state.hands[seat])
 
@@ -227,7 +227,7 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
         nonlocal checked
         snapshot = holder.get("snapshot")
         state = engine.state
-        if isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+        if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
             _OWED[0] = _start_penalty(engine)
             start = _state(_snapshot(engine, model, _CARD[0]).values, players)
             deal = z3.Solver()  # the start card's colour is existential: any face of its behaviour

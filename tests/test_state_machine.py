@@ -79,7 +79,7 @@ class Games(RuleBasedStateMachine):
             found += [ev.Challenge(line, name, other) for other in state.players if other != name]
         return [event for event in found if self.engine.clone().apply(event) is None]
 
-    @precondition(lambda self: self.engine.state.phase == PLAYING)
+    @precondition(lambda self: self.engine.state.phase is PLAYING)
     @rule(data=st.data())
     def play_one_event(self, data: st.DataObject) -> None:
         legal = self._candidates()
@@ -88,12 +88,12 @@ class Games(RuleBasedStateMachine):
         self.line += 1
         self._apply(event)
 
-    @precondition(lambda self: self.engine.state.phase == ROUND_OVER)
+    @precondition(lambda self: self.engine.state.phase is ROUND_OVER)
     @rule(order=st.permutations(range(112)))
     def next_round(self, order: list[int]) -> None:
         self._deal(self.engine.state.round_number + 1, order)
 
-    @precondition(lambda self: self.engine.state.phase == GAME_OVER)
+    @precondition(lambda self: self.engine.state.phase is GAME_OVER)
     @rule()
     def game_over(self) -> None:
         assert self.engine.state.game_winner is not None

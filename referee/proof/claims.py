@@ -636,13 +636,13 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
     wrong_side = "start-side" in figures and names[state.side] != figures["start-side"]
     if claim.form == "table" and isinstance(event, ev.Round) and wrong_side:
         return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures['start-side']} side"
-    if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+    if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         size = figures.get("hand-size")
         if size is not None and any(hand != size for hand in state.hand_sizes):
             return f"hands of {sorted(set(state.hand_sizes))} cards were dealt, not {size}"
-    if claim.form == "deck" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+    if claim.form == "deck" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         return deck_problem(claim, rules)
-    if claim.form == "matching" and state.phase == PLAYING and not state.penalties and state.choose_by is None:
+    if claim.form == "matching" and state.phase is PLAYING and not state.penalties and state.choose_by is None:
         top = state.top_face()
         if top is not None and state.colour is not None:
             for card in sorted(state.hands[state.turn], key=lambda card: card.token):
@@ -654,7 +654,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                         f"{state.players[state.turn]} holds {face.token}: the rulebook {verb} it be played on {top.token} "
                         f"(colour in play {state.colour}), the spec says otherwise"
                     )
-    if claim.form == "points" and state.phase != PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
+    if claim.form == "points" and state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
         result = state.last_result
         if rules.own_hand_scoring or result.winner is None:
             return None
@@ -669,7 +669,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                     total += count * engine.rules.faces[face].points
         if result.points != total:
             return f"{result.winner} scored {result.points} for the round; the rulebook's values give {total}"
-    if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase == PLAYING:
+    if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         start_side = rules.spec.start_side
         if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):
             return f"cards are turned up on the {names[start_side]} side, where there is no {figures['kind']}: it never starts a round"
@@ -699,7 +699,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                 f"{event.player} caught {event.target}: {state.players[caught.player]} owes {caught.count} cards, "
                 f"not {state.players[drawer]} {rules.catch_penalty}"
             )
-    if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase == PLAYING:
+    if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
         if _played_kind(rules, event.card, previous.side) != figures["kind"]:
             return None
         problem = restriction_problem(claim, rules)
@@ -765,7 +765,7 @@ def _compare(
         return f"after {what} play moves {'left' if state.direction == 1 else 'right'}"
     if figures["owes"] == 0 and state.penalties:
         return f"after {what} {state.players[state.penalties[-1].player]} owes a penalty"
-    if state.phase != PLAYING:  # the card ended the round: nobody moves next
+    if state.phase is not PLAYING:  # the card ended the round: nobody moves next
         return None
     if state.turn != turn:
         return f"after {what} it is {state.players[state.turn]}'s turn, not {state.players[turn]}'s"

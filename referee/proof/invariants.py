@@ -110,7 +110,7 @@ def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_
 def _colour_of_side_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
     state = engine.state
     colourless = state.choose_by is None and state.colour not in engine.rules.side_colours[state.side]
-    if state.phase == PLAYING and colourless:
+    if state.phase is PLAYING and colourless:
         return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
     return None
 
@@ -121,7 +121,7 @@ def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout
 
 def _discard_has_top_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
     state = engine.state
-    return "the discard pile has no top card" if state.phase == PLAYING and not state.discard_pile else None
+    return "the discard pile has no top card" if state.phase is PLAYING and not state.discard_pile else None
 
 
 def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
@@ -230,7 +230,7 @@ def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_
 
 def _faces_playable_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
     state = engine.state
-    if state.phase != PLAYING:
+    if state.phase is not PLAYING:
         return None
     never = stranded(engine.rules)
     held = sorted(card.faces[state.side].token for card in state.hands[state.turn] if card.faces[state.side] in never)
