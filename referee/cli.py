@@ -642,6 +642,7 @@ def prove(
     from referee.inputs import check_output_path
     from referee.proof.invariants import load_invariants
     from referee.proof.prove import prove_spec
+    from referee.proof.queries import Status
     from referee.proof.report import render_json, render_junit, render_text
     from referee.spec_model import resolve_spec, shipped_spec_names
 
@@ -686,9 +687,9 @@ def prove(
         write_output_file(junit_path, render_junit(results))
     statuses = {outcome.status for result in results for outcome in [*result["invariants"], *result["claims"]]}
     open_gaps = any(not gap["closed"] for result in results for gap in result["gaps"])
-    if "refuted" in statuses or open_gaps:
+    if Status.REFUTED in statuses or open_gaps:
         raise SystemExit(errors.EXIT_FINDINGS)
-    raise SystemExit(errors.EXIT_INCONCLUSIVE if "unknown" in statuses else errors.EXIT_CLEAN)
+    raise SystemExit(errors.EXIT_INCONCLUSIVE if Status.UNKNOWN in statuses else errors.EXIT_CLEAN)
 
 
 def _usage_error(error: click.ClickException) -> None:

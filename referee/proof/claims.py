@@ -38,6 +38,7 @@ from referee.compiler import FaceRules, Rules
 from referee.engine import PLAYING, Engine
 from referee.errors import Position, SpecError
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
+from referee.proof.queries import Answer
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec_model import SPECS, Spec
 
@@ -480,7 +481,7 @@ def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     return [check]
 
 
-def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> str:
+def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answer:
     """'sat' when some face of the kind can start a round (a start claim that is not about a returned card needs one)."""
     model = Model(rules, n, len(rules.deck))
     options = []
@@ -491,7 +492,7 @@ def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> str:
     check = solver(timeout_ms)
     check.add(z3.Or(*options) if options else z3.BoolVal(False))
     result = check.check()
-    return "sat" if result == z3.sat else "unsat" if result == z3.unsat else "unknown"
+    return Answer.SAT if result == z3.sat else Answer.UNSAT if result == z3.unsat else Answer.UNKNOWN
 
 
 def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z3.Solver:

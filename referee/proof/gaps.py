@@ -19,7 +19,7 @@ import z3
 from referee.compiler import Rules
 from referee.proof.invariants import Gap
 from referee.proof.model import NONE, Model, State, solver
-from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, ask
+from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
 
 
 def _flip_uncovers_wild(rules: Rules, n: int, timeout_ms: int, stuck: bool) -> z3.Solver:
@@ -60,7 +60,7 @@ def gaps(
         question, without_ruling = SITUATIONS[gap.id]
         bare = without_ruling(rules)
 
-        def answers(spec: Rules, stuck: bool, question: Any = question) -> set[str]:
+        def answers(spec: Rules, stuck: bool, question: Any = question) -> set[Answer]:
             return {ask(question(spec, n, timeout_ms, stuck)) for n in players}
 
         result.append(
@@ -68,9 +68,9 @@ def gaps(
                 "id": gap.id,
                 "summary": gap.summary,
                 "ruling": gap.ruling,
-                "reachable": "sat" in answers(rules, False),
-                "needs_ruling": "sat" in answers(bare, True),
-                "closed": answers(rules, True) == {"unsat"},  # an unknown answer never closes a gap
+                "reachable": Answer.SAT in answers(rules, False),
+                "needs_ruling": Answer.SAT in answers(bare, True),
+                "closed": answers(rules, True) == {Answer.UNSAT},  # an unknown answer never closes a gap
             }
         )
     return result

@@ -26,7 +26,7 @@ from referee.compiler import Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
 from referee.proof.model import Model, State, solver
-from referee.proof.queries import all_unsat, ask, for_each_count, per_player_count
+from referee.proof.queries import Answer, Status, all_unsat, ask, for_each_count, per_player_count
 from referee.spec_loader import Mapping, Scalar, Sequence, load_file
 
 
@@ -94,7 +94,7 @@ def load_invariants(path: Path | None = None) -> Invariants:
     return Invariants(cards, tuple(invariants), tuple(gaps))
 
 
-def _conservation(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _conservation(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     return per_player_count(rules, cards, lambda m, s: m.conservation(s), players, timeout_ms)
 
 
@@ -103,7 +103,7 @@ def _conservation_seen(engine: Engine, cards: int, before: Any, event: Any) -> s
     return f"{total} cards in play, not {cards}" if total != cards else None
 
 
-def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _colour_of_side(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     return per_player_count(rules, cards, lambda m, s: m.colour_of_side(s), players, timeout_ms)
 
 
@@ -115,7 +115,7 @@ def _colour_of_side_seen(engine: Engine, cards: int, before: Any, event: Any) ->
     return None
 
 
-def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _discard_has_top(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     return per_player_count(rules, cards, lambda m, s: m.discard_has_top(s), players, timeout_ms)
 
 
@@ -124,7 +124,7 @@ def _discard_has_top_seen(engine: Engine, cards: int, before: Any, event: Any) -
     return "the discard pile has no top card" if state.phase is PLAYING and not state.discard_pile else None
 
 
-def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     """For every flip face: any two cards of either pile swap order, and a second flip restores both."""
 
     def questions() -> Iterator[z3.Solver]:
@@ -158,10 +158,10 @@ def _flip_order_seen(engine: Engine, cards: int, before: Any, event: Any) -> str
     return None if reversed_both else "a flip did not reverse both piles"
 
 
-def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     """Every draw transition adds exactly the cards it takes from the draw pile to the drawer's hand."""
 
-    def question(n: int) -> str:
+    def question(n: int) -> Answer:
         model = Model(rules, n, cards)
         pre, post = State.make(n, "a"), State.make(n, "b")
         seat, count, next_turn = z3.Int("seat"), z3.Int("count"), z3.Int("next_turn")
@@ -188,7 +188,7 @@ def _penalty_into_hand_seen(engine: Engine, cards: int, before: Any, event: Any)
     return f"{event.player} drew {taken} cards but their hand grew by {grew}" if grew != taken else None
 
 
-def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _score_bounds(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     """Totals stay >= 0 and a round's points lie between 0 and the value of every card but one."""
 
     def questions() -> Iterator[z3.Solver]:
@@ -223,9 +223,9 @@ def _deck_faces(rules: Rules, side: int) -> Counter[Any]:
     return Counter(card.faces[side] for card in rules.deck)
 
 
-def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int]]:
+def _faces_playable(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int]]:
     """Finite: every face of the deck against every top face of its side under every colour, by the engine's matching."""
-    return ("refuted", list(players)) if stranded(rules) else ("proved", [])
+    return (Status.REFUTED, list(players)) if stranded(rules) else (Status.PROVED, [])
 
 
 def _faces_playable_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
@@ -253,7 +253,7 @@ NOTES = {
 class InvariantForms:
     """An invariant written once: the question asked of Z3, and the check of one concrete step of the engine."""
 
-    prove: Callable[[Rules, int, tuple[int, ...], int], tuple[str, list[int]]]
+    prove: Callable[[Rules, int, tuple[int, ...], int], tuple[Status, list[int]]]
     concrete: Callable[[Engine, int, Any, Any], str | None]
 
 

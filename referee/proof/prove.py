@@ -26,13 +26,13 @@ from referee.compiler import Rules, load_rules
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
-from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, ask, first_sat, for_each_count
+from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Status, ask, first_sat, for_each_count
 
 
 @dataclass
 class Outcome:
     id: str
-    status: str
+    status: Status
     players: list[int]
     seconds: float
     counterexample: str | None = None
@@ -44,7 +44,7 @@ class Outcome:
 # -- claims
 
 
-def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[str, list[int], str]:
+def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
     """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
     from referee.proof import claims as c
 
@@ -52,9 +52,9 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
     if claim.form in finite:
         problem = finite[claim.form](claim, rules)
         if problem:
-            return "refuted", list(players), problem
+            return Status.REFUTED, list(players), problem
         if "hand-size" not in claim.figures:
-            return "proved", [], "by enumeration of every case against the compiled rules"
+            return Status.PROVED, [], "by enumeration of every case against the compiled rules"
         status, refuted = for_each_count(players, lambda n: ask(c.hand_size_question(claim, rules, n, timeout_ms)))
         return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
     if claim.form in ("challenge", "catch"):
@@ -62,22 +62,22 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
         question = c.challenge_question if claim.form == "challenge" else c.catch_question
         never = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) == "unsat"]
         if never:  # the claim must hold of something: a spec where it can never happen breaks it
-            return "refuted", never, f"no {what} can be made under the spec"
+            return Status.REFUTED, never, f"no {what} can be made under the spec"
         status, refuted = for_each_count(players, lambda n: first_sat(question(claim, rules, n, timeout_ms)))
         return status, refuted, ""
     counts = c.counts_for(claim, rules, players)
     if not counts:
-        return "proved", [], "no player count of the spec's range is concerned"
+        return Status.PROVED, [], "no player count of the spec's range is concerned"
     if not c.faces_of(rules, claim.figures["kind"]):
-        return "refuted", list(counts), f"the spec has no face of kind {claim.figures['kind']}"
+        return Status.REFUTED, list(counts), f"the spec has no face of kind {claim.figures['kind']}"
     if claim.form == "play":
         problem = c.restriction_problem(claim, rules)
         if problem:
-            return "refuted", list(counts), problem
+            return Status.REFUTED, list(counts), problem
     if claim.form == "start" and not claim.figures["returned"]:
         never = [n for n in counts if c.start_possible(claim, rules, n, timeout_ms) == "unsat"]
         if never:
-            return "refuted", never, f"a {claim.figures['kind']} turned up never starts a round"
+            return Status.REFUTED, never, f"a {claim.figures['kind']} turned up never starts a round"
     asked = c.play_question if claim.form == "play" else c.start_question
     status, refuted = for_each_count(counts, lambda n: first_sat(asked(claim, rules, n, timeout_ms)))
     return status, refuted, ""
@@ -97,10 +97,10 @@ def prove_claims(
         try:
             status, refuted_for, detail = _claim_answer(claim, rules, players, timeout_ms)
         except z3.Z3Exception as error:
-            status, refuted_for, detail = "unknown", [], f"solver error: {error}"
+            status, refuted_for, detail = Status.UNKNOWN, [], f"solver error: {error}"
         outcome = Outcome(claim.id, status, list(players), time.perf_counter() - started, detail=detail, refuted_for=refuted_for)
         outcome.source = claim.source
-        if status == "refuted" and counterexamples:
+        if status == Status.REFUTED and counterexamples:
             outcome.counterexample = claim_counterexample(claim, rules, spec_path, refuted_for)
             if outcome.counterexample is None:
                 outcome.detail = (detail + "; " if detail else "") + "no concrete game reaching it was found within the search budget"
@@ -139,21 +139,21 @@ def prove_spec(
         try:
             status, refuted_for = CHECKERS[invariant.id](rules, cards, players, timeout_ms)
         except z3.Z3Exception as error:
-            status, refuted_for = "unknown", []
+            status, refuted_for = Status.UNKNOWN, []
             detail = f"solver error: {error}"
         else:
             detail = ""
         seconds = time.perf_counter() - started
-        if status == "proved" and invariant.id in NOTES:
+        if status == Status.PROVED and invariant.id in NOTES:
             detail = NOTES[invariant.id]
         if (
-            status == "proved"
+            status == Status.PROVED
             and invariant.id in ARISES_WITH
             and not any(getattr(f, ARISES_WITH[invariant.id]) for f in rules.faces.values())
         ):
             detail = f"holds trivially: no face of this game has the {ARISES_WITH[invariant.id]} effect it is about"
         outcome = Outcome(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
-        if status == "refuted" and counterexamples:
+        if status == Status.REFUTED and counterexamples:
             outcome.counterexample = find_counterexample(rules, invariant.id, cards, str(spec_path))
             if outcome.counterexample is None:
                 outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"

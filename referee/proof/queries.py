@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import z3
@@ -18,18 +19,36 @@ from referee.compiler import Rules
 from referee.proof.model import Model, State, solver
 
 PLAYER_COUNTS = tuple(range(2, 11))
+
+
+class Answer(StrEnum):
+    """Z3's answer to one question (``sat`` means a counterexample exists)."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+class Status(StrEnum):
+    """What ``prove`` says of an invariant or a claim (the JSON report's ``status``); unknown is never proved."""
+
+    PROVED = "proved"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+
+
 TIMEOUT_MS = 5000
 
 
-def ask(check: z3.Solver) -> str:
-    """sat / unsat / unknown, with the solver's reason for unknown."""
+def ask(check: z3.Solver) -> Answer:
+    """sat / unsat / unknown (a Ctrl-C that Z3 reports as unknown is raised as one)."""
     result = check.check()
     if result == z3.unsat:
-        return "unsat"
+        return Answer.UNSAT
     if result == z3.sat:
-        return "sat"
+        return Answer.SAT
     interrupted(check)
-    return "unknown"
+    return Answer.UNKNOWN
 
 
 def interrupted(check: z3.Solver) -> None:
@@ -66,10 +85,10 @@ def context_for(rules: Rules, n: int, cards: int) -> Context:
     return context
 
 
-ANSWERS: dict[tuple[Any, ...], str] = {}
+ANSWERS: dict[tuple[Any, ...], Status] = {}
 
 
-def inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
+def inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> Status:
     """'proved' when Init => Inv and Inv /\\ T => Inv' are valid; 'refuted' with a model; else 'unknown'.
 
     The same formulas get the same answer (fixed seeds), so a spec whose model fingerprint was already
@@ -79,54 +98,56 @@ def inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, Stat
     if key in ANSWERS:
         return ANSWERS[key]
     answer = ask_inductive(rules, n, cards, predicate, timeout_ms)
-    if answer != "unknown":
+    if answer is not Status.UNKNOWN:
         ANSWERS[key] = answer
     return answer
 
 
-def ask_inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> str:
+def ask_inductive(rules: Rules, n: int, cards: int, predicate: Callable[[Model, State], Any], timeout_ms: int) -> Status:
     context = context_for(rules, n, cards)
     model = context.model
     base = solver(timeout_ms)
     base.add(context.deal, z3.Not(predicate(model, context.start)))
     answer = ask(base)
-    if answer != "unsat":
-        return "refuted" if answer == "sat" else "unknown"
+    if answer is not Answer.UNSAT:
+        return Status.REFUTED if answer is Answer.SAT else Status.UNKNOWN
     step = solver(timeout_ms)
     step.add(predicate(model, context.pre), context.step, z3.Not(predicate(model, context.post)))
-    answer = ask(step)
-    return {"unsat": "proved", "sat": "refuted"}.get(answer, "unknown")
+    return STATUS_OF[ask(step)]
+
+
+STATUS_OF = {Answer.UNSAT: Status.PROVED, Answer.SAT: Status.REFUTED, Answer.UNKNOWN: Status.UNKNOWN}
+ANSWER_OF = {status: answer for answer, status in STATUS_OF.items()}
 
 
 def per_player_count(
     rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...], timeout_ms: int
-) -> tuple[str, list[int]]:
-    answers = {"proved": "unsat", "refuted": "sat"}
-    return for_each_count(players, lambda n: answers.get(inductive(rules, n, cards, predicate, timeout_ms), "unknown"))
+) -> tuple[Status, list[int]]:
+    return for_each_count(players, lambda n: ANSWER_OF[inductive(rules, n, cards, predicate, timeout_ms)])
 
 
-def for_each_count(players: tuple[int, ...], question: Callable[[int], str]) -> tuple[str, list[int]]:
+def for_each_count(players: tuple[int, ...], question: Callable[[int], Answer]) -> tuple[Status, list[int]]:
     """Ask ``question`` (sat means refuted) for each player count; a refutation outweighs an unknown."""
     answers = {n: question(n) for n in players}
-    refuted = [n for n, answer in answers.items() if answer == "sat"]
+    refuted = [n for n, answer in answers.items() if answer is Answer.SAT]
     if refuted:
-        return "refuted", refuted
-    if "unknown" in answers.values():
-        return "unknown", []
-    return "proved", []
+        return Status.REFUTED, refuted
+    if Answer.UNKNOWN in answers.values():
+        return Status.UNKNOWN, []
+    return Status.PROVED, []
 
 
-def all_unsat(questions: Iterator[z3.Solver], players: tuple[int, ...]) -> tuple[str, list[int]]:
+def all_unsat(questions: Iterator[z3.Solver], players: tuple[int, ...]) -> tuple[Status, list[int]]:
     """Proved when every question is unsat; refuted at the first sat; unknown at the first unknown."""
     for check in questions:
         answer = ask(check)
-        if answer == "sat":
-            return "refuted", list(players)
-        if answer == "unknown":
-            return "unknown", []
-    return "proved", []
+        if answer is Answer.SAT:
+            return Status.REFUTED, list(players)
+        if answer is Answer.UNKNOWN:
+            return Status.UNKNOWN, []
+    return Status.PROVED, []
 
 
-def first_sat(questions: list[z3.Solver]) -> str:
+def first_sat(questions: list[z3.Solver]) -> Answer:
     answers = [ask(check) for check in questions]
-    return "sat" if "sat" in answers else "unknown" if "unknown" in answers else "unsat"
+    return Answer.SAT if Answer.SAT in answers else Answer.UNKNOWN if Answer.UNKNOWN in answers else Answer.UNSAT

@@ -6,6 +6,8 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.proof.queries import Status
+
 
 def _players(players: list[int]) -> str:
     return f"{players[0]}-{players[-1]} players" if len(players) > 1 else f"{players[0]} players"
@@ -18,12 +20,12 @@ def render_text(result: dict[str, Any]) -> list[str]:
             lines.append(f" {heading}:")
         for outcome in outcomes:
             extra = ""
-            if outcome.status == "refuted":
+            if outcome.status is Status.REFUTED:
                 extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
             lines.append(f"  {outcome.id:<28} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
-            if outcome.detail and (outcome.status != "proved" or heading == "invariants"):
+            if outcome.detail and (outcome.status is not Status.PROVED or heading == "invariants"):
                 lines.append(f"    {outcome.detail}")
-            if outcome.status == "refuted" and outcome.source:
+            if outcome.status is Status.REFUTED and outcome.source:
                 lines.append(f"    the rulebook: {outcome.source}")
             if outcome.counterexample:
                 lines.append("    counterexample:")
@@ -42,10 +44,10 @@ def render_text(result: dict[str, Any]) -> list[str]:
         needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
         lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
     outcomes = [*result["invariants"], *result.get("claims", [])]
-    counts = {status: sum(1 for o in outcomes if o.status == status) for status in ("proved", "refuted", "unknown")}
+    counts = {status: sum(1 for o in outcomes if o.status == status) for status in Status}
     open_gaps = sum(1 for gap in result["gaps"] if not gap["closed"])
     lines.append(
-        f" total: {counts['proved']} proved, {counts['refuted']} refuted, {counts['unknown']} unknown, "
+        f" total: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} refuted, {counts[Status.UNKNOWN]} unknown, "
         f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.get('seconds', 0.0):.3f} s"
     )
     return lines
@@ -101,10 +103,10 @@ def render_junit(results: list[dict[str, Any]]) -> str:
     for result in results:
         for outcome in [*result["invariants"], *result.get("claims", [])]:
             body = ""
-            if outcome.status == "refuted":
+            if outcome.status is Status.REFUTED:
                 failures += 1
                 body = f"<failure message={quoteattr('refuted')}>{escape(outcome.counterexample or outcome.detail)}</failure>"
-            elif outcome.status == "unknown":
+            elif outcome.status is Status.UNKNOWN:
                 errors += 1
                 body = f"<error message={quoteattr('unknown')}>{escape(outcome.detail)}</error>"
             cases.append(
