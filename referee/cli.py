@@ -291,9 +291,11 @@ def _load_rules(spec_path: Path) -> Any:
 def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
     """Write random self-play games in the log format.
 
-    The players draw instead of playing now and then, keep playable drawn
-    cards, bluff wild draws, challenge rightly and wrongly, forget UNO and
-    get caught, and claim scores. Every game passes 'referee check'.
+    Each move is one of the legal moves of the library (Game.legal_moves),
+    chosen as a real table would: the players draw instead of playing now
+    and then, keep playable drawn cards, bluff wild draws, challenge rightly
+    and wrongly, forget UNO and get caught, and claim scores. Every game
+    passes 'referee check'.
 
     Game number K (from 0) uses seed SEED+K and is written to
     OUT/game-SSSSSS.log with SSSSSS that seed in six digits, for example

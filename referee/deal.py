@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from referee import effects
 from referee import events as ev
 from referee.cards import Card, FaceClass
+from referee.compiler import Rules
 from referee.legality import Reject, why_unknown
 from referee.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAIN
 from referee.verdicts import RoundResult
@@ -189,9 +190,8 @@ def start(engine: Engine, event: ev.Start) -> None:
     turn_up(engine, card)
 
 
-def goes_back(engine: Engine, card: Card) -> bool:
+def goes_back(rules: Rules, card: Card) -> bool:
     """Whether ``card``, turned up at the start, goes back into the draw pile (at-start ``return-to-draw-pile``)."""
-    rules = engine.rules
     return "return-to-draw-pile" in rules.faces[card.faces[rules.spec.start_side]].at_start
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 from referee import events as ev
 from referee.compiler import Rules, load_rules
+from referee.deal import deal_order, goes_back
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
 from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
@@ -174,19 +175,17 @@ class Game:
         self._step(setup, None)
 
     def _observed_deal(self, names: Sequence[str], dealer: int, pile: list[str]) -> list[ev.Event]:
-        """Hands dealt as the full mode would from ``pile``, then the card turned up (again, after a card that goes back)."""
+        """Hands dealt as the full mode would from ``pile`` (``deal.deal_order``), then the card turned up (again,
+        after a card that goes back)."""
         hands: list[list[str]] = [[] for _ in names]
-        seat = dealer
-        index = 0
-        for _ in range(self.rules.spec.hand_size * len(names)):
-            seat = (seat + 1) % len(names)
-            hands[seat].append(pile[index])
-            index += 1
+        order = deal_order(dealer, len(names), self.rules.spec.hand_size)
+        for seat, token in zip(order, pile, strict=False):
+            hands[seat].append(token)
         events: list[ev.Event] = [ev.Hand(0, name, tuple(hand)) for name, hand in zip(names, hands, strict=True)]
-        for token in pile[index:]:
+        for token in pile[len(order) :]:
             events.append(ev.Start(0, token))
             card = self.rules.catalogue.card(token)
-            if card is None or "return-to-draw-pile" not in self.rules.faces[card.faces[self.rules.spec.start_side]].at_start:
+            if card is None or not goes_back(self.rules, card):
                 break
         return events
 
@@ -209,9 +208,10 @@ class Game:
 
     # -- moves
 
-    def legal_moves(self) -> list[Move]:
-        """Every move the rules allow now (see ``referee.moves.legal_moves``)."""
-        return legal_moves(self._engine)
+    def legal_moves(self, *, draw_cards: bool = True) -> list[Move]:
+        """Every move the rules allow now (see ``referee.moves.legal_moves``; ``draw_cards=False`` lists an observed
+        game's draw once, bare, for a caller who names the card drawn)."""
+        return legal_moves(self._engine, draw_cards=draw_cards)
 
     def parse(self, text: str) -> Move:
         """A move written as a log line, read as this game writes cards."""

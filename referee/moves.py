@@ -94,12 +94,14 @@ def _at_line(event: ev.Event, line: int) -> ev.Event:
     return type(event)(**fields)
 
 
-def legal_moves(engine: Engine) -> list[Move]:
+def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
     """Every move the rules allow in the engine's state, in a stable order.
 
     Draws: in full mode the bare ``P draws`` (the referee knows the pile); in
     observed mode one move per distinct card still in the draw pile (a draw
-    names its cards, one at a time). Plays are written as physical cards, a
+    names its cards, one at a time), or, with ``draw_cards=False``, one bare
+    ``P draws`` for a caller who knows the real pile and names the card itself
+    (``simulate`` does). Plays are written as physical cards, a
     wild once per colour of the side. After a round: each player's score
     claim. The next round's setup is ``Game.next_round``, not a move.
     """
@@ -119,7 +121,7 @@ def legal_moves(engine: Engine) -> list[Move]:
         rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
         reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
-        return reshuffle or _draws(engine, penalty.player)
+        return reshuffle or _draws(engine, penalty.player, draw_cards)
     window = state.uno_player
     if window is not None:
         moves.append(Move(ev.Call(0, names[window])))
@@ -129,7 +131,7 @@ def legal_moves(engine: Engine) -> list[Move]:
     if penalty is not None:
         owner = penalty.player
         if state.draw_pile_size() > 0 or not engine.can_reshuffle():
-            moves += _draws(engine, owner)
+            moves += _draws(engine, owner, draw_cards)
         if penalty.challengeable and not penalty.started and penalty.played_by is not None:
             moves.append(Move(ev.Challenge(0, names[owner], names[penalty.played_by])))
         if penalty.stack_kind is not None and not penalty.started:
@@ -153,7 +155,7 @@ def legal_moves(engine: Engine) -> list[Move]:
         if _matches(engine, card):
             moves += _plays(engine, seat, card)
     if state.draw_pile_size() > 0 or not engine.can_reshuffle():
-        moves += _draws(engine, seat)
+        moves += _draws(engine, seat, draw_cards)
     return moves
 
 
@@ -172,10 +174,10 @@ def _plays(engine: Engine, seat: int, card: object) -> list[Move]:
     return [Move(ev.Play(0, name, token, None))]
 
 
-def _draws(engine: Engine, seat: int) -> list[Move]:
+def _draws(engine: Engine, seat: int, draw_cards: bool) -> list[Move]:
     state = engine.state
     name = state.players[seat]
-    if state.full_mode or state.draw_pile_size() == 0:
+    if state.full_mode or state.draw_pile_size() == 0 or not draw_cards:
         return [Move(ev.Draw(0, name, ()))]
     return [
         Move(ev.Draw(0, name, (card.token,)))

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from referee import events as ev
 from referee.cards import Card, FaceClass
 from referee.compiler import Rules
+from referee.deal import deal_order
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
 from referee.log_writer import format_event
+from referee.moves import legal_moves
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim", "Max", "Ned")
 MAX_EVENTS_PER_ROUND = 20_000
@@ -123,22 +126,16 @@ class Simulator:
             yield self._emit(ev.Shuffle(next_line(), tuple(card.token for card in pile)))
             self.hidden = state.draw_pile
             return
-        top_first = pile
         n = len(self.names)
-        hand_size = self.rules.spec.hand_size
         hands: list[list[Card]] = [[] for _ in range(n)]
-        seat = dealer
-        index = 0
-        for _ in range(hand_size * n):
-            seat = (seat + 1) % n
-            hands[seat].append(top_first[index])
-            index += 1
-        order = list(range(n))
-        rng.shuffle(order)
-        for seat in order:
+        dealt = deal_order(dealer, n, self.rules.spec.hand_size)
+        for seat, card in zip(dealt, pile, strict=False):
+            hands[seat].append(card)
+        written = list(range(n))  # the hands are written in any order
+        rng.shuffle(written)
+        for seat in written:
             yield self._emit(ev.Hand(next_line(), self.names[seat], tuple(card.token for card in hands[seat])))
-        rest = top_first[index:]
-        self.hidden = rest[::-1]
+        self.hidden = pile[len(dealt) :][::-1]
         while True:
             card = self.hidden.pop()
             yield self._emit(ev.Start(next_line(), card.token))
@@ -159,47 +156,65 @@ class Simulator:
     # -- one decision
 
     def _step(self, next_line: Callable[[], int]) -> ev.Event:
+        """One event, chosen among ``legal_moves()`` the way a real table behaves, then written as a table writes it
+        (a face when it names one card, a penalty drawn as several cards at once, the real card drawn)."""
         rng = self.random
         engine = self.engine
         state = engine.state
         self._flipped = False
         names = self.names
         line = next_line()
-        if state.draw_pile_size() == 0 and (engine.can_reshuffle() or not self.rules.reshuffle_keeps_top and state.discard_pile):
+        plays: dict[str, list[Card]] = {}  # each player's playable cards (a wild once, not once per colour)
+        catches: list[ev.Catch] = []
+        challenges: list[ev.Challenge] = []
+        reshuffle = False
+        for move in legal_moves(engine, draw_cards=False):
+            event = move.event
+            if type(event) is ev.Draw:
+                continue
+            if isinstance(event, ev.Play):
+                cards = plays.setdefault(event.player, [])
+                card = engine.card(event.card)
+                if card not in cards:
+                    cards.append(card)
+            elif isinstance(event, ev.Catch):
+                catches.append(event)
+            elif isinstance(event, ev.Challenge):
+                challenges.append(event)
+            elif isinstance(event, ev.Reshuffle):
+                reshuffle = True
+        if reshuffle or (state.draw_pile_size() == 0 and not self.rules.reshuffle_keeps_top and state.discard_pile):
             return self._reshuffle(line)
-        if state.uno_player is not None and not state.uno_called and not state.uno_caught:
+        window = state.uno_player
+        if window is not None and not state.uno_called and not state.uno_caught:
             chance = rng.random()
             if chance < 0.55:
-                return ev.Call(line, names[state.uno_player])
-            if chance < 0.8:
-                others = [seat for seat in range(len(names)) if seat != state.uno_player]
-                return ev.Catch(line, names[rng.choice(others)], names[state.uno_player])
+                return ev.Call(line, names[window])
+            if chance < 0.8 and catches:
+                return replace(rng.choice(catches), line=line)
         if state.penalties:
             penalty = state.penalties[0]
-            may_challenge = penalty.challengeable and not penalty.started and penalty.played_by is not None
-            if may_challenge and rng.random() < (0.6 if penalty.guilty else 0.2):
-                assert penalty.played_by is not None
-                return ev.Challenge(line, names[penalty.player], names[penalty.played_by])
-            stack = self._stack_card(penalty.player, penalty)
-            if stack is not None and rng.random() < 0.6:
-                return self._play_event(line, penalty.player, stack)
+            if challenges and rng.random() < (0.6 if penalty.guilty else 0.2):
+                return replace(challenges[0], line=line)
+            stack = plays.get(names[penalty.player])
+            if stack and rng.random() < 0.6:  # a stacking house rule: pass the penalty on
+                return self._play_event(line, penalty.player, stack[0])
             return self._penalty_draw(line, penalty.player)
         if state.choose_by is not None:
             return ev.Choose(line, names[state.choose_by], self._best_colour(state.choose_by))
         seat = state.turn
         if state.drew:
             drawn = state.drawn_card
-            if drawn is not None and engine.matches(drawn.faces[state.side]) and rng.random() < 0.8:
+            if drawn is not None and drawn in plays.get(names[seat], ()) and rng.random() < 0.8:
                 return self._play_event(line, seat, drawn)
             if rng.random() < 0.5:
                 return ev.Pass(line, names[seat])
-            return self._turn(line, state.next_player(seat))
-        return self._turn(line, seat)
+            seat = state.next_player(seat)  # the next player moves, which ends the turn
+        return self._turn(line, seat, plays.get(names[seat], []))
 
-    def _turn(self, line: int, seat: int) -> ev.Event:
+    def _turn(self, line: int, seat: int, playable: list[Card]) -> ev.Event:
         rng = self.random
         state = self.engine.state
-        playable = self.engine.playable(seat)
         honest = [card for card in playable if not self._is_bluff(seat, card)]
         bluffs = [card for card in playable if self._is_bluff(seat, card)]
         if bluffs and rng.random() < 0.15:
@@ -216,16 +231,6 @@ class Simulator:
         if not face_rules.restricted:
             return False
         return any(c.faces[state.side].colour == state.colour for c in state.hands[seat])
-
-    def _stack_card(self, seat: int, penalty) -> Card | None:  # type: ignore[no-untyped-def]
-        if penalty.started or penalty.catch or penalty.stack_kind is None:
-            return None
-        side = self.engine.state.side
-        for card in self.engine.state.hands[seat]:
-            face_rules = self.rules.faces[card.faces[side]]
-            if face_rules.stackable and card.faces[side].kind == penalty.stack_kind:
-                return card
-        return None
 
     def _best_colour(self, seat: int) -> str:
         state = self.engine.state

@@ -159,6 +159,17 @@ def test_a_rejected_play_after_a_draw_leaves_the_turn_where_it_was() -> None:
     assert _picture(game) == before and game.turn == mover and game.state()["drew_this_turn"]
 
 
+def test_draw_cards_false_lists_an_observed_draw_once_and_bare() -> None:
+    """Without the cards, each draw named by card collapses to one bare draw; every other move is listed the same."""
+    game = referee.Game.new("uno-flip", ["Ann", "Bob", "Cat"], mode="observed", seed=5)
+    named = [str(move) for move in game.legal_moves()]
+    bare = [str(move) for move in game.legal_moves(draw_cards=False)]
+    assert sum(1 for move in named if " draws " in move) > 1
+    drawers = {move.split()[0] for move in named if " draws " in move}
+    assert [move for move in bare if move.endswith(" draws")] == [f"{name} draws" for name in sorted(drawers)]
+    assert [move for move in named if " draws" not in move] == [move for move in bare if " draws" not in move]
+
+
 def test_moves_parse_and_print_back() -> None:
     for line in [
         "Ann plays red-5",
