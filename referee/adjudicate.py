@@ -82,20 +82,24 @@ def _dispute_json(dispute: Dispute) -> dict[str, Any]:
 
 
 def _cards_drawn(engine: Engine, events: list[ev.Event]) -> list[str] | None:
-    """In full mode, the exact cards that the draws following ``events`` would take (None in observed mode)."""
+    """In full mode, the exact cards that the draws following ``events`` would take (None in observed mode); the
+    engine is restored after asking."""
     if not engine.state.full_mode:
         return None
-    twin = engine.clone()
-    for event in events[:-1]:
-        if twin.apply(event) is not None:
-            return None
-    last = events[-1]
-    assert isinstance(last, ev.Draw)
-    before = list(twin.state.draw_pile)
-    if twin.apply(last) is not None:
-        return []
-    taken = len(before) - len(twin.state.draw_pile)
-    return [card.token for card in reversed(before[len(before) - taken :])]
+    snapshot = engine.snapshot()
+    try:
+        for event in events[:-1]:
+            if engine.apply(event) is not None:
+                return None
+        last = events[-1]
+        assert isinstance(last, ev.Draw)
+        before = list(engine.state.draw_pile)
+        if engine.apply(last) is not None:
+            return []
+        taken = len(before) - len(engine.state.draw_pile)
+        return [card.token for card in reversed(before[len(before) - taken :])]
+    finally:
+        engine.restore(snapshot)
 
 
 def _owed(penalty: Penalty, names: tuple[str, ...], extra: int = 0) -> dict[str, Any]:
@@ -141,9 +145,12 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                 ],
             }
         )
-    for index, penalty in enumerate(state.penalties):
+    if state.penalties:
+        penalty = state.penalties[0]
         victim = names[penalty.player]
-        if index == 0 and penalty.challengeable and not penalty.started and penalty.played_by is not None:
+        # read before any what-if: asking one changes this penalty object (restore gives the state a fresh copy)
+        owed, line, evidence, loses_turn = _owed(penalty, names), penalty.line, penalty.evidence, penalty.loses_turn
+        if penalty.challengeable and not penalty.started and penalty.played_by is not None:
             culprit = names[penalty.played_by]
             challenge = ev.Challenge(0, victim, culprit)
             ruled = _ruled(engine, challenge)
@@ -152,12 +159,12 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
             result.append(
                 {
                     "kind": "challenge",
-                    "line": penalty.line,
+                    "line": line,
                     "against": culprit,
                     "who": [victim],
                     "until": f"{victim} draws any card of the penalty",
                     "rule": rules.check_rules["challenge"].id,
-                    "evidence": [card.token for card in penalty.evidence],
+                    "evidence": [card.token for card in evidence],
                     "outcomes": [
                         {
                             "if": "challenged",
@@ -170,17 +177,17 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                             "if": "not challenged",
                             "ruling": None,
                             "rule": rules.check_rules["penalty"].id,
-                            "penalty": {**_owed(penalty, names), "loses_turn": True},
+                            "penalty": {**owed, "loses_turn": True},
                             "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
                         },
                     ],
                 }
             )
-        elif index == 0:
+        else:
             result.append(
                 {
                     "kind": "penalty",
-                    "line": penalty.line,
+                    "line": line,
                     "against": victim,
                     "who": [victim],
                     "until": None,
@@ -191,7 +198,7 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                             "if": "drawn",
                             "ruling": None,
                             "rule": rules.check_rules["penalty"].id,
-                            "penalty": {**_owed(penalty, names), "loses_turn": penalty.loses_turn},
+                            "penalty": {**owed, "loses_turn": loses_turn},
                             "cards_drawn": _cards_drawn(engine, [ev.Draw(0, victim, ())]),
                         }
                     ],
@@ -201,12 +208,18 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
 
 
 def _ruled(engine: Engine, event: ev.Catch | ev.Challenge) -> Dispute | None:
-    """The engine's ruling on ``event`` made now, on a copy: the one definition of what a dispute costs."""
-    twin = engine.clone()
-    twin.record_disputes = True
-    if twin.apply(event) is not None or not twin.disputes:
-        return None
-    return twin.disputes[-1]
+    """The engine's ruling on ``event`` made now, then undone (``snapshot``/``restore``): the one definition of
+    what a dispute costs."""
+    snapshot = engine.snapshot()
+    recording = engine.record_disputes
+    engine.record_disputes = True
+    try:
+        if engine.apply(event) is not None or len(engine.disputes) == snapshot.disputes:
+            return None
+        return engine.disputes[-1]
+    finally:
+        engine.record_disputes = recording
+        engine.restore(snapshot)
 
 
 def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> dict[str, Any]:

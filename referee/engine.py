@@ -108,7 +108,8 @@ class Engine:
         return None
 
     def snapshot(self) -> Snapshot:
-        """The engine as it is now, for ``restore``: the undo of ``referee.Game.pop`` and of a rejected move."""
+        """The engine as it is now, for ``restore``: the undo of ``referee.Game.pop`` and of a rejected move, and
+        every "what if" (``explain``, ``adjudicate``): apply, look, restore."""
         return Snapshot(self.state.copy(), len(self.warnings), tuple(self.rounds), len(self.disputes))
 
     def restore(self, snapshot: Snapshot) -> None:
@@ -121,16 +122,6 @@ class Engine:
         del self.warnings[snapshot.warnings :]
         self.rounds[:] = snapshot.rounds
         del self.disputes[snapshot.disputes :]
-
-    def clone(self) -> Engine:
-        """An independent copy for asking "what if" (cards and rules are shared, being immutable)."""
-        twin = Engine(self.rules, self.record_disputes)
-        twin.state = self.state.copy()
-        twin.rounds = list(self.rounds)
-        twin.warnings = list(self.warnings)
-        twin.disputes = list(self.disputes)
-        twin._deck_cards = self._deck_cards
-        return twin
 
     # -- helpers
 

@@ -1,8 +1,9 @@
 """Why a move is or is not legal: the state at a line, the ruling, the rule and its source.
 
 Built on replay: the log is replayed up to the line asked about, then the
-recorded event (or a hypothetical one, ``--move``) is judged on a clone of the
-engine, so asking never changes the replayed state. Results are plain dicts,
+recorded event (or a hypothetical one, ``--move``) is judged on the engine and
+undone (``Engine.snapshot``/``restore``), so asking never changes the replayed
+state. Results are plain dicts,
 rendered to text or JSON at the edge.
 """
 

@@ -36,7 +36,7 @@ CLASSIC_BROKEN = [spec for spec in BROKEN if spec.parent.name == "classic"]
 HARMLESS = sorted((ROOT / "tests" / "harmless_specs").glob("*.yaml"))
 SHIPPED = sorted((ROOT / "specs").glob("*.yaml"))
 # The quick tier proves a few of these (test_prove.py proves both games' official specs); the slow tier all.
-QUICK_PROVE = {"catch-penalty-4", "flip-chooser-flipper", "disputes-restated"}
+QUICK_PROVE = {"catch-penalty-4", "disputes-restated"}
 
 
 def _tiered(specs: list[Path], quick: set[str]) -> list[Any]:
@@ -46,7 +46,7 @@ def _tiered(specs: list[Path], quick: set[str]) -> list[Any]:
 INVARIANTS = load_invariants()
 OFFICIAL = load_rules(ROOT / "specs" / "uno-flip.yaml")
 CLAIMS = claims_module.game_claims(OFFICIAL)
-QUICK = {"skip-everyone-skips-one", "wild-start-no-colour", "flip-keeps-draw-pile", "deck-111", "eight-players-at-most"}
+QUICK = {"skip-everyone-skips-one", "flip-keeps-draw-pile", "deck-111"}
 
 
 def _refutes(spec: Path) -> set[str]:

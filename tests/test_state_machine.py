@@ -17,6 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from referee import events as ev
 from referee.compiler import load_rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.moves import legal_moves
 from referee.proof.invariants import INVARIANT_FORMS, violation
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "specs" / "uno-flip.yaml")
@@ -24,12 +25,7 @@ NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim")
 
 
 class Games(RuleBasedStateMachine):
-    """Each step is one event the engine accepts in the current state.
-
-    Candidates are made only for the players who can act at all (the player to move and the next one, the
-    chooser, whoever owes a penalty or has an UNO window, and any catcher): every other player's event is
-    illegal, so the set of legal events is the same.
-    """
+    """Each step is one of the legal moves in the current state, which the engine must accept."""
 
     engine: Engine
     line: int
@@ -57,27 +53,9 @@ class Games(RuleBasedStateMachine):
         self._deal(1, order)
 
     def _candidates(self) -> list[ev.Event]:
-        state = self.engine.state
-        colours = sorted(RULES.side_colours[state.side])
-        line = self.line + 1
-        found: list[ev.Event] = []
-        if state.draw_pile_size() == 0 and len(state.discard_pile) > 1:
-            found.append(ev.Reshuffle(line, tuple(card.token for card in reversed(state.discard_pile[:-1]))))
-        actors = {state.turn, state.next_player(state.turn)}
-        actors |= {seat for seat in (state.choose_by, state.uno_player) if seat is not None}
-        actors |= {penalty.player for penalty in state.penalties}
-        for name in state.players:
-            seat = state.seat[name]
-            if state.uno_player is not None and seat != state.uno_player:
-                found.append(ev.Catch(line, name, state.players[state.uno_player]))
-            if seat not in actors:
-                continue
-            for card in sorted(state.hands[seat], key=lambda c: c.token):
-                wild = RULES.faces[card.faces[state.side]].choose_colour
-                found.append(ev.Play(line, name, card.token, colours[len(found) % len(colours)] if wild else None))
-            found += [ev.Draw(line, name, ()), ev.Pass(line, name), ev.Choose(line, name, colours[0]), ev.Call(line, name)]
-            found += [ev.Challenge(line, name, other) for other in state.players if other != name]
-        return [event for event in found if self.engine.clone().apply(event) is None]
+        """The library's legal moves (``referee.moves.legal_moves``, generated from the state; test_game.py checks
+        that each is accepted and that moves of every other form are rejected)."""
+        return [move.at_line(self.line + 1) for move in legal_moves(self.engine)]
 
     @precondition(lambda self: self.engine.state.phase is PLAYING)
     @rule(data=st.data())
