@@ -105,7 +105,8 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 
 def load_spec(path: Path) -> Spec:
     """Load, merge (``extends``) and validate a spec file."""
-    from referee.spec_model import build_spec, replace_spec
+    from referee.spec_model import replace_spec
+    from referee.spec_reader import build_spec
 
     tree, game, stated = _merged_tree(path, 0)
     spec = build_spec(tree, str(path))

@@ -26,7 +26,7 @@ from referee.errors import EXIT_INTERNAL, SpecError
 from referee.replay import check_stream
 from referee.simulate import simulate_game
 from referee.spec_loader import load_text
-from referee.spec_model import build_spec
+from referee.spec_reader import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
