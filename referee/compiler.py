@@ -9,7 +9,7 @@ engine check enforces. The Z3 model (``referee.proof``) compiles the same
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -142,7 +142,10 @@ def compile_spec(spec: Spec) -> Rules:
     )
 
 
-_CACHE: dict[tuple[str, int, int], Rules] = {}
+# The specs compiled in this process, the most recently used last; at most MEMORY_SPECS, the least recently used
+# dropped first, so that a spec in use keeps one Rules object (its faces compare by identity in the engine).
+MEMORY_SPECS = 64
+_CACHE: OrderedDict[tuple[str, int, int], Rules] = OrderedDict()
 
 
 def _build(path: Path) -> tuple[Rules, list[Path]]:
@@ -171,6 +174,9 @@ def load_rules(path: Path) -> Rules:
     rules = _CACHE.get(key)
     if rules is None:
         rules = rules_cache.load(path, lambda: _build(path))
-        if len(_CACHE) < 64:
-            _CACHE[key] = rules
+        _CACHE[key] = rules
+        if len(_CACHE) > MEMORY_SPECS:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
     return rules

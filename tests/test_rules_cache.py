@@ -118,3 +118,20 @@ def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
         env=environment,
     )
     assert result.returncode == 0 and not list(cache.iterdir()), result.stderr
+
+
+def test_a_spec_in_use_keeps_one_rules_object_however_many_others_are_loaded(tmp_path: Path) -> None:
+    """The in-memory cache drops the least recently used spec, never the one in use (faces compare by identity)."""
+    from referee import compiler
+
+    house = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8")
+    official = compiler.load_rules(ROOT / "specs" / "uno-flip.yaml")
+    others = []
+    for number in range(compiler.MEMORY_SPECS + 6):
+        spec = tmp_path / f"house-{number}.yaml"
+        spec.write_text(house.replace("name: uno-flip", f"name: house-{number}", 1), encoding="utf-8")
+        others.append(compiler.load_rules(spec))
+        assert compiler.load_rules(ROOT / "specs" / "uno-flip.yaml") is official
+    assert len(compiler._CACHE) == compiler.MEMORY_SPECS
+    assert compiler.load_rules(tmp_path / "house-0.yaml") is not others[0]  # the least recently used was dropped
+    assert compiler.load_rules(tmp_path / f"house-{compiler.MEMORY_SPECS + 5}.yaml") is others[-1]
