@@ -16,6 +16,8 @@ from typing import Any
 
 from referee import events as ev
 from referee.adjudicate import adjudicate
+from referee.cards import FaceClass
+from referee.compiler import FaceRules, Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import InputError, Position
 from referee.explain import explain
@@ -31,21 +33,37 @@ _PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over"}
 
 @dataclass
 class _Cards:
-    """Every physical card met, numbered; the page draws a card from its two faces."""
+    """Every physical card met, numbered; the page draws a card from its faces (one per side)."""
 
     index: dict[str, int]
     table: list[list[dict[str, Any]]]
+    rules: Rules | None = None
 
     def number(self, card: Any) -> int:
         found = self.index.get(card.token)
         if found is None:
             found = self.index[card.token] = len(self.table)
-            self.table.append([_face(face) for face in card.faces])
+            self.table.append([_face(face, self.rules) for face in card.faces])
         return found
 
 
-def _face(face: Any) -> dict[str, Any]:
-    return {"t": face.token, "c": face.colour, "k": face.kind, "n": face.number, "w": face.face_class.value}
+def symbol(face_rules: FaceRules) -> str:
+    """What the page prints in the middle of a card, from what the face does (no game's card names in the page):
+    its number, else W for a wild, +N or +C for a penalty of N cards or until a colour, then the turn effects."""
+    face = face_rules.face
+    if face.number is not None:
+        return str(face.number)
+    wild = "W" if face.face_class is FaceClass.WILD else ""
+    draw = "+C" if face_rules.draw_until_colour else f"+{face_rules.draw}" if face_rules.draw else ""
+    turn = "\u21c4" if face_rules.reverse else ""
+    turn += "\u2298\u2298" if face_rules.skip_everyone else "\u2298" * face_rules.skip if not face_rules.gives_penalty else ""
+    turn += "FLIP" if face_rules.flip else ""
+    return wild + draw + turn or face.kind
+
+
+def _face(face: Any, rules: Rules | None) -> dict[str, Any]:
+    shown = symbol(rules.faces[face]) if rules is not None and face in rules.faces else face.token
+    return {"t": face.token, "c": face.colour, "k": face.kind, "n": face.number, "w": face.face_class.value, "s": shown}
 
 
 def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
@@ -101,6 +119,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
 
     def after(engine: Engine, event: ev.Event, diagnostic: Diagnostic | None) -> None:
         nonlocal previous, players
+        cards.rules = engine.rules
         if engine.state.players and not players:
             players = list(engine.state.players)
         current = _snapshot(engine, cards)
@@ -154,6 +173,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         "lines": lines,
         "cards": cards.table,
         "sides": list(replay.engine.rules.spec.colours) if replay.engine is not None else [[], []],
+        "side_names": list(replay.engine.rules.spec.side_names) if replay.engine is not None else [],
         "steps": steps,
         "errors": errors,
         "warnings": warnings,

@@ -174,6 +174,21 @@ def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> N
     _no_traffic(opened)
 
 
+def test_a_classic_game_draws_its_cards_from_what_they_do(browser: Any, tmp_path: Path) -> None:
+    """The page names no game's cards: the referee gives each face its symbol (view.symbol), so classic UNO's Draw Two
+    and Wild Draw Four show +2 and W+4 on a one-sided card."""
+    opened = _open(browser, SCENARIOS / "classic" / "games" / "classic-3p-full.log", tmp_path, "#line-30")
+    page = opened.page
+    assert opened.text("#title") == "classic-3p-full.log (uno)"
+    symbols = set(page.evaluate("D.cards.flatMap((card) => card.map((face) => face.s))"))
+    assert {"+2", "W+4", "W", "\u21c4", "\u2298"} <= symbols and "0" in symbols and "draw-two" not in symbols
+    shown = page.locator(".player .card .sym").all_inner_texts()
+    assert shown and set(shown) <= symbols
+    assert page.locator(".player .card .small").count() == 0  # one side: no second face under the first
+    opened.shot("view-classic")
+    _no_traffic(opened)
+
+
 def test_a_dispute_shows_its_ruling(browser: Any, tmp_path: Path) -> None:
     opened = _open(browser, SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log", tmp_path, "#line-10")
     panel = opened.text("#dispute-panel")
