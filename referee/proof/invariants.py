@@ -111,7 +111,7 @@ def _colour_of_side_seen(engine: Engine, cards: int, before: Any, event: Any) ->
     state = engine.state
     colourless = state.choose_by is None and state.colour not in engine.rules.side_colours[state.side]
     if state.phase is PLAYING and colourless:
-        return f"colour in play {state.colour} is not a colour of the {('light', 'dark')[state.side]} side"
+        return f"colour in play {state.colour} is not a colour of the {engine.rules.spec.side_names[state.side]} side"
     return None
 
 
