@@ -174,8 +174,8 @@ class Simulator:
                 continue
             if isinstance(event, ev.Play):
                 cards = plays.setdefault(event.player, [])
-                card = engine.card(event.card)
-                if card not in cards:
+                card = self.rules.catalogue.card(event.card)
+                if card is not None and card not in cards:
                     cards.append(card)
             elif isinstance(event, ev.Catch):
                 catches.append(event)

@@ -84,3 +84,25 @@ def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
     assert card.faces[0] in again.faces and again.faces[card.faces[0]].face is card.faces[0]
     assert again.catalogue.faces[0][card.faces[0].token] is card.faces[0]
     assert [c.token for c in again.deck] == [c.token for c in rules.deck]
+
+
+# The helpers the engine's own modules share; code outside the engine uses apply, snapshot/restore, matches,
+# playable, resolve_in_hand, can_reshuffle and round_points (referee/engine.py's docstring).
+ENGINE_MODULES = {"engine.py", "legality.py", "deal.py", "disputes.py"}
+ENGINE_INTERNALS = (
+    "seat_of|card|cards|name_of|warn|take|remove_from_hand|close_window|settle|flip|apply_effects|catch_owed|finish_round|forget_cards"
+)
+
+
+def test_no_code_outside_the_engine_calls_its_internal_helpers() -> None:
+    import re
+
+    call = re.compile(rf"\b(?:engine|_engine|twin)\.(?:{ENGINE_INTERNALS})\(|\b(?:engine|_engine)\._[a-z]\w*\(")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "referee").rglob("*.py"))
+        if path.name not in ENGINE_MODULES
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if call.search(line)
+    ]
+    assert not found, found
