@@ -41,14 +41,20 @@ def call(engine: Engine, event: ev.Call) -> None:
     state.uno_called = True
 
 
+def _parties(engine: Engine, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
+    """The seats of who catches or challenges and of whom, once a round is in play and no catch is owed."""
+    seat = engine.seat_of(event.player)
+    target = engine.seat_of(event.target)
+    if engine.state.phase is not PLAYING:
+        raise Reject(code, check, f"round {engine.state.round_number} is over")
+    _no_catch_owed(engine)
+    return seat, target
+
+
 def catch(engine: Engine, event: ev.Catch) -> None:
     state = engine.state
     rules = engine.rules
-    seat = engine.seat_of(event.player)
-    target = engine.seat_of(event.target)
-    if state.phase is not PLAYING:
-        raise Reject("invalid-catch", "catch", f"round {state.round_number} is over")
-    _no_catch_owed(engine)
+    seat, target = _parties(engine, event, "invalid-catch", "catch")
     reason = catch_invalid(engine, seat, target)
     if reason:
         _record_catch(engine, event, "invalid", reason)
@@ -92,11 +98,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
     state = engine.state
     rules = engine.rules
     names = state.players
-    seat = engine.seat_of(event.player)
-    target = engine.seat_of(event.target)
-    if state.phase is not PLAYING:
-        raise Reject("invalid-challenge", "challenge", f"round {state.round_number} is over")
-    _no_catch_owed(engine)
+    seat, target = _parties(engine, event, "invalid-challenge", "challenge")
     penalty = state.penalties[0] if state.penalties else None
     reason = ""
     allowed: tuple[str, ...] = ()
