@@ -18,6 +18,7 @@ from referee.engine import PLAYING, Dispute, Engine, Penalty
 from referee.errors import InputError, ReportedError
 from referee.inputs import LogSource
 from referee.replay import Replay
+from referee.state import Ruling
 from referee.verdicts import Diagnostic
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
@@ -44,7 +45,7 @@ class _Tracker:
             else:
                 still_open.append(dispute)
         for dispute in engine.disputes[self.seen :]:
-            if dispute.ruling == "invalid":
+            if dispute.ruling is Ruling.INVALID:
                 self.awaiting_next.append(dispute)
             elif dispute.penalty is None or not any(p is dispute.penalty for p in engine.state.penalties):
                 dispute.applied = True
@@ -137,7 +138,7 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
                 "outcomes": [
                     {
                         "if": "caught",
-                        "ruling": "valid",
+                        "ruling": Ruling.VALID,
                         "rule": rules.check_rules["catch"].id,
                         "penalty": _penalty_json(ruled) if ruled is not None else None,
                         "cards_drawn": _cards_drawn(engine, [catch, ev.Draw(0, drawer, ())]),

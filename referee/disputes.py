@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from referee import effects
 from referee import events as ev
 from referee.legality import Reject
-from referee.state import PLAYING, Dispute, Penalty
+from referee.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 
 if TYPE_CHECKING:
     from referee.engine import Engine
@@ -57,10 +57,10 @@ def catch(engine: Engine, event: ev.Catch) -> None:
     seat, target = _parties(engine, event, "invalid-catch", "catch")
     reason = catch_invalid(engine, seat, target)
     if reason:
-        _record_catch(engine, event, "invalid", reason)
+        _record_catch(engine, event, Ruling.INVALID, reason)
         raise Reject("invalid-catch", "catch", reason)
     state.uno_caught = True
-    _record_catch(engine, event, "valid", f"{event.target} held one card and had not said UNO")
+    _record_catch(engine, event, Ruling.VALID, f"{event.target} held one card and had not said UNO")
     if rules.catch_penalty:
         drawer = effects.catch_drawer(rules.spec.disputes.catcher_draws, seat, target)
         state.penalties.insert(0, Penalty(player=drawer, count=rules.catch_penalty, catch=True, line=event.line))
@@ -84,10 +84,10 @@ def catch_invalid(engine: Engine, seat: int, target: int) -> str:
     return ""
 
 
-def _record_catch(engine: Engine, event: ev.Catch, ruling: str, reason: str) -> None:
+def _record_catch(engine: Engine, event: ev.Catch, ruling: Ruling, reason: str) -> None:
     state = engine.state
     rules = engine.rules
-    valid = ruling == "valid"
+    valid = ruling is Ruling.VALID
     penalty = state.penalties[0] if valid and state.penalties and state.penalties[0].catch else None
     drawer = effects.catch_drawer(rules.spec.disputes.catcher_draws, event.player, event.target)
     owed = Dispute.owed(drawer, rules.catch_penalty, None, 0) if valid else (None, None, None, 0)
@@ -113,7 +113,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
         assert penalty.played_by is not None
         reason = f"{event.target} did not play the wild draw card; {names[penalty.played_by]} did"
     if reason:
-        _record(engine, event, "invalid", rules.check_rules["challenge"].id, reason)
+        _record(engine, event, Ruling.INVALID, rules.check_rules["challenge"].id, reason)
         raise Reject("invalid-challenge", "challenge", reason, allowed)
     assert penalty is not None
     engine.close_window()
@@ -121,7 +121,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
     penalty.bluff = False
     base_count = penalty.count
     evidence = tuple(card.token for card in penalty.evidence)
-    ruling = "guilty" if penalty.guilty else "innocent"
+    ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT
     outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
     effect = effects.ruling(outcome, seat, target, state.direction, state.player_count, rules.innocent_extra)
     drawer, extra, next_turn = effect.drawer, effect.extra, effect.following
@@ -166,7 +166,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
 def _record(
     engine: Engine,
     event: ev.Catch | ev.Challenge,
-    ruling: str,
+    ruling: Ruling,
     rule: str,
     reason: str,
     owed: tuple[str | None, int | None, str | None, int] = (None, None, None, 0),
@@ -177,7 +177,7 @@ def _record(
     """Record a ruling on a catch or a challenge (kept only when disputes are recorded, for adjudicate)."""
     if not engine.record_disputes:
         return
-    kind = "catch" if isinstance(event, ev.Catch) else "challenge"
+    kind = DisputeKind.CATCH if isinstance(event, ev.Catch) else DisputeKind.CHALLENGE
     player, cards, until_colour, extra = owed
     engine.disputes.append(
         Dispute(

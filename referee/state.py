@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Final
 
 from referee.cards import Card, Face
@@ -74,15 +74,29 @@ class Penalty:
         return f"{self.count + self.extra} card{'s' if self.count + self.extra != 1 else ''}"
 
 
+class Ruling(StrEnum):
+    """A ruling on a dispute: a catch is valid or invalid; a challenge is guilty, innocent or invalid."""
+
+    VALID = "valid"
+    INVALID = "invalid"
+    GUILTY = "guilty"
+    INNOCENT = "innocent"
+
+
+class DisputeKind(StrEnum):
+    CATCH = "catch"
+    CHALLENGE = "challenge"
+
+
 @dataclass(slots=True)
 class Dispute:
     """A challenge or an UNO catch as it was ruled during replay (for ``adjudicate``)."""
 
     line: int
-    kind: str
+    kind: DisputeKind
     by: str
     against: str
-    ruling: str
+    ruling: Ruling
     rule: str
     penalty_player: str | None
     cards: int | None
