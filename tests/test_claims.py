@@ -36,7 +36,7 @@ CLASSIC_BROKEN = [spec for spec in BROKEN if spec.parent.name == "classic"]
 HARMLESS = sorted((ROOT / "tests" / "harmless_specs").glob("*.yaml"))
 SHIPPED = sorted((ROOT / "specs").glob("*.yaml"))
 # The quick tier proves a few of these (test_prove.py proves both games' official specs); the slow tier all.
-QUICK_PROVE = {"catch-penalty-4", "disputes-restated"}
+QUICK_PROVE = {"catch-penalty-4"}
 
 
 def _tiered(specs: list[Path], quick: set[str]) -> list[Any]:
@@ -240,7 +240,7 @@ def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
     assert " claims:" in text and "the rulebook: UNO Flip! instruction sheet" in text
 
 
-@pytest.mark.parametrize("keep_game_line", [True, False], ids=["with-game-line", "without"])
+@pytest.mark.parametrize("keep_game_line", [True, pytest.param(False, marks=pytest.mark.slow)], ids=["with-game-line", "without"])
 def test_a_whole_copy_of_the_spec_under_another_name_is_held_to_the_claims(tmp_path: Path, keep_game_line: bool) -> None:
     """A slip made in a full copy (not an ``extends``) is refuted like the same slip in a house spec."""
     text = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8")
