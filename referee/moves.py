@@ -117,7 +117,7 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
     moves: list[Move] = []
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = []
-    if state.draw_pile_size() == 0 and engine.can_reshuffle():
+    if state.draw_pile_size() == 0:  # what the engine accepts: also a reshuffle with nothing under the top card to move
         rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
         reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else

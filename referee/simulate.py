@@ -183,7 +183,7 @@ class Simulator:
                 challenges.append(event)
             elif isinstance(event, ev.Reshuffle):
                 reshuffle = True
-        if reshuffle or (state.draw_pile_size() == 0 and not self.rules.reshuffle_keeps_top and state.discard_pile):
+        if reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
             return self._reshuffle(line)
         window = state.uno_player
         if window is not None and not state.uno_called and not state.uno_caught:

@@ -170,6 +170,22 @@ def test_draw_cards_false_lists_an_observed_draw_once_and_bare() -> None:
     assert [move for move in named if " draws" not in move] == [move for move in bare if " draws" not in move]
 
 
+@pytest.mark.parametrize("under_top", [0, 3])
+def test_an_empty_draw_pile_lists_the_reshuffle_the_engine_accepts(under_top: int) -> None:
+    """With the draw pile empty, a reshuffle is legal even when nothing lies under the top card (it moves nothing)."""
+    game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=3)
+    state = game._engine.state  # a rare state, made directly: every card but a few dealt out of the piles
+    state.discard_pile[:] = state.draw_pile[:under_top] + state.discard_pile[-1:]
+    state.draw_pile.clear()
+    moves = [str(move) for move in game.legal_moves()]
+    reshuffles = [move for move in moves if move.startswith("reshuffle")]
+    assert len(reshuffles) == 1 and len(reshuffles[0].split()) == 1 + under_top
+    for move in moves:
+        assert game.is_legal(move).legal, move
+    game.push(reshuffles[0])
+    assert len(state.draw_pile) == under_top and len(state.discard_pile) == 1
+
+
 def test_moves_parse_and_print_back() -> None:
     for line in [
         "Ann plays red-5",
