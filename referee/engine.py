@@ -126,6 +126,7 @@ class Engine:
     # -- helpers
 
     def seat_of(self, name: str) -> int:
+        """The seat of the player called ``name`` (unknown-player when nobody is)."""
         seat = self.state.seat.get(name)
         if seat is None:
             known = " ".join(self.state.players)
@@ -133,6 +134,7 @@ class Engine:
         return seat
 
     def card(self, token: str) -> Card:
+        """The physical card ``token`` names in this deck (unknown-card when none), memoised per token."""
         known = self._deck_cards.get(token)
         if known is not None:
             return known
@@ -146,6 +148,7 @@ class Engine:
         return card
 
     def cards(self, tokens: tuple[str, ...]) -> list[Card]:
+        """``card`` of each token, in order."""
         return [self.card(token) for token in tokens]
 
     def _winner_text(self) -> str:
@@ -153,13 +156,16 @@ class Engine:
         return " and ".join(winner) if isinstance(winner, list) else str(winner)
 
     def warn(self, line: int, code: str, check: str, message: str) -> None:
+        """Record a warning at ``line``, citing the rule of ``check``."""
         self.warnings.append(Diagnostic(line, code, message, self.rules.check_rules[check].id))
 
     def catch_owed(self) -> Penalty | None:
+        """The UNO catch penalty still to be drawn, which comes before anything else."""
         penalties = self.state.penalties
         return penalties[0] if penalties and penalties[0].catch else None
 
     def name_of(self, seat: int) -> str:
+        """The name of the player at ``seat``."""
         return self.state.players[seat]
 
     def _colour_text(self) -> str:
@@ -191,9 +197,11 @@ class Engine:
         self._deck_cards = {}
 
     def can_reshuffle(self) -> bool:
+        """Whether the discard pile holds cards under its top one: then an empty draw pile is refilled before a draw."""
         return len(self.state.discard_pile) > 1
 
     def close_window(self) -> None:
+        """The next move ends an UNO window: a player who did not say UNO and was not caught gets a warning."""
         state = self.state
         if state.uno_player is None:
             return
@@ -204,6 +212,7 @@ class Engine:
         state.uno_caught = False
 
     def remove_from_hand(self, seat: int, card: Card) -> None:
+        """Take one copy of ``card`` out of ``seat``'s hand (the caller knows it is there)."""
         state = self.state
         hand = state.hands[seat]
         if hand[card] == 1:
@@ -601,6 +610,7 @@ class Engine:
         return scoring.round_points(self.state, self.rules, seat, result)
 
     def finish_round(self, winner: int) -> None:
+        """``winner`` went out: score the round (``referee.scoring``) and close any UNO window."""
         state = self.state
         self.rounds[-1] = scoring.finish_round(state, self.rules, winner)
         state.uno_player = None
