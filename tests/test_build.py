@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -106,3 +107,36 @@ def test_no_code_outside_the_engine_calls_its_internal_helpers() -> None:
         if call.search(line)
     ]
     assert not found, found
+
+
+def test_no_rules_module_names_a_game_or_its_cards() -> None:
+    """The rules are data: no string in the code that judges a game (docstrings aside) names a shipped spec or one
+    of its kinds (classic-uno.md: no line of Python tests for UNO Flip or for classic UNO)."""
+    import ast
+
+    from referee.compiler import load_rules
+    from referee.spec_model import shipped_spec_names, shipped_spec_path
+    from referee.spec_vocabulary import EFFECTS_PLAIN, EFFECTS_WITH_AMOUNT, START_ACTIONS
+
+    vocabulary = set(EFFECTS_PLAIN) | set(EFFECTS_WITH_AMOUNT) | set(START_ACTIONS)
+    words: set[str] = set()
+    for name in shipped_spec_names():
+        spec = load_rules(shipped_spec_path(name)).spec
+        words |= {name, *(kind.name for kind in spec.kinds if kind.name not in vocabulary)}
+    words -= {"uno", "wild", "number"}  # the format's 'calls uno', the face class 'wild', a number's kind
+    judged = ("cards", "catalogue", "compiler", "deal", "disputes", "effects", "engine", "game", "legality", "log_reader")
+    judged += ("moves", "replay", "scoring", "state", "adjudicate", "explain", "view")
+    found = []
+    for module in judged:
+        tree = ast.parse((ROOT / "referee" / f"{module}.py").read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and node.body and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                named = {word for word in words if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", node.value)}
+                if named:
+                    found.append(f"{module}.py:{node.lineno}: {sorted(named)}")
+    assert words >= {"uno-flip", "draw-five", "wild-draw-four"} and not found, found
