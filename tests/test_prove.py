@@ -117,3 +117,62 @@ def test_cli_text_and_single_invariant() -> None:
     assert "discard.has-top" in completed.stdout and "proved" in completed.stdout and "cards.conservation" not in completed.stdout
     bad = subprocess.run([sys.executable, "-m", "referee", "prove", "--invariant", "no.such"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2
+
+
+def _changed(value: object) -> object:
+    """Another value of the same kind: what a spec could say instead."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str):
+        return value + "-other"
+    if isinstance(value, tuple | frozenset):
+        return tuple(value)[:-1]
+    raise AssertionError(f"no other value for {value!r}")
+
+
+def test_the_model_fingerprint_changes_with_everything_the_model_reads() -> None:
+    """Specs with equal fingerprints share one model and its answers; a read the fingerprint misses would let a spec
+    be proved on another spec's transitions. Every attribute of the rules, the spec and a face that the model's
+    source reads is changed in turn, and the fingerprint must change with it."""
+    import dataclasses
+    import re
+
+    from referee.proof.model import Model
+    from referee.spec_model import replace_spec
+
+    source = (ROOT / "referee" / "proof" / "model.py").read_text(encoding="utf-8")
+    rules = load_rules(ROOT / "specs" / "uno-flip.yaml")
+    base = Model.fingerprint(rules)
+    read_of_rules = set(re.findall(r"\brules\.(\w+)\b(?!\.)", source)) - {"faces", "spec", "deck_counts"}
+    read_of_spec = set(re.findall(r"\brules\.spec\.(\w+)", source)) | set(re.findall(r"\bspec\.(\w+)", source))
+    read_of_faces = set(re.findall(r"\bface_rules\.(\w+)\b(?!\()", source)) | set(re.findall(r"\bf\.(\w+)\b", source))
+    read_of_faces -= {"face", "gives_penalty"}  # the face itself (side and class are read); a property of draw counts
+    assert {"catch_penalty", "innocent_extra"} <= read_of_rules and {"disputes", "colours"} <= read_of_spec
+    assert {"challengeable", "stackable", "draw"} <= read_of_faces
+    missed = []
+    for name in sorted(read_of_rules):
+        if name == "deck":
+            changed = dataclasses.replace(rules, deck=rules.deck[:-1])
+        else:
+            changed = dataclasses.replace(rules, **{name: _changed(getattr(rules, name))})
+        if Model.fingerprint(changed) == base:
+            missed.append(f"rules.{name}")
+    for name in sorted(read_of_spec - {"disputes"}):
+        if (
+            Model.fingerprint(dataclasses.replace(rules, spec=replace_spec(rules.spec, **{name: _changed(getattr(rules.spec, name))})))
+            == base
+        ):
+            missed.append(f"spec.{name}")
+    disputes = rules.spec.disputes
+    other = dataclasses.replace(disputes, catch_draws="caught" if disputes.catcher_draws else "catcher")
+    if Model.fingerprint(dataclasses.replace(rules, spec=replace_spec(rules.spec, disputes=other))) == base:
+        missed.append("spec.disputes")
+    face, face_rules = next((face, fr) for face, fr in rules.faces.items() if fr.challengeable)
+    for name in sorted(read_of_faces):
+        faces = dict(rules.faces)
+        faces[face] = dataclasses.replace(face_rules, **{name: _changed(getattr(face_rules, name))})
+        if Model.fingerprint(dataclasses.replace(rules, faces=faces)) == base:
+            missed.append(f"face.{name}")
+    assert not missed, missed

@@ -175,6 +175,8 @@ class Model:
             face_rules.draw_until_colour,
             face_rules.penalty_into_discard,
             face_rules.choose_colour,
+            face_rules.challengeable,
+            face_rules.stackable,
             tuple(sorted(face_rules.at_start)),
         )
 
@@ -191,6 +193,9 @@ class Model:
             rules.two_player_reverse_skips,
             rules.flip_chooser,
             rules.reshuffle_keeps_top,
+            rules.catch_penalty,
+            rules.innocent_extra,
+            spec.disputes,
         )
 
     def _signatures(self) -> list[FaceRules]:
@@ -240,10 +245,13 @@ class Model:
         """``seat`` plays a face with ``face_rules`` (its colour ``face_colour``); ``moved``: the arbitrary card is the one played."""
         n = self.n
         rules = self.rules
+        everyone_holds = z3.And(*[hand >= 1 for hand in pre.hands])  # else the round ends once the penalties are drawn
+        stacked = pre.owed_seat == seat if face_rules.stackable else z3.BoolVal(False)  # passing the penalty on
         constraints = [
             self.seat(seat),
             pre.side == face_rules.face.side,
-            *[hand >= 1 for hand in pre.hands],
+            pre.hand(seat) >= 1,
+            z3.Or(everyone_holds, stacked),
             z3.Not(pre.pending),
             z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
             post.draw == pre.draw,
