@@ -124,12 +124,13 @@ class Game:
         """The game a log records, replayed up to its end or its first error (``Game.error`` then says which).
 
         ``log`` is a path, or the text of a log (anything with a newline). The
-        undo history starts at the end of the log.
+        undo history starts at the end of the log. ``spec`` overrides the log's ``spec`` line: a shipped name, or a
+        file relative to the current folder (as ``--spec`` is; the log's own ``spec`` line is relative to the log).
         """
         text = log if isinstance(log, str) and "\n" in log else None
         base = Path.cwd() if text is not None else Path(log).parent
         display = "<text>" if text is not None else str(log)
-        spec_path = resolve_spec(str(spec), base) if spec is not None else None
+        spec_path = resolve_spec(str(spec), Path.cwd()) if spec is not None else None  # as --spec and check(): from here
         applied: list[ev.Event] = []
 
         def keep(engine: Engine, event: ev.Event, diagnostic: Diagnostic | None) -> None:

@@ -186,6 +186,16 @@ def test_an_empty_draw_pile_lists_the_reshuffle_the_engine_accepts(under_top: in
     assert len(state.draw_pile) == under_top and len(state.discard_pile) == 1
 
 
+def test_a_spec_given_to_from_log_is_a_file_relative_to_here_as_for_check(tmp_path: Path, monkeypatch: Any) -> None:
+    text = (ROOT / "scenarios" / "classic" / "games" / "classic-3p-full.log").read_text(encoding="utf-8")
+    log = tmp_path / "game.log"
+    log.write_text("\n".join(line for line in text.splitlines() if line != "spec uno") + "\n", encoding="utf-8")
+    monkeypatch.chdir(ROOT)
+    game = referee.Game.from_log(log, spec="specs/uno.yaml")
+    assert game.error is None and game.is_game_over() and game.rules.spec.name == "uno"
+    assert referee.check(log, spec="specs/uno.yaml").valid
+
+
 def test_moves_parse_and_print_back() -> None:
     for line in [
         "Ann plays red-5",
