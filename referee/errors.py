@@ -27,11 +27,13 @@ class Position:
     column: int = 0
 
     def __str__(self) -> str:
+        """``path:line:column`` for a message, the path escaped: a file name is untrusted text too."""
+        path = escape(self.path)
         if self.line and self.column:
-            return f"{self.path}:{self.line}:{self.column}"
+            return f"{path}:{self.line}:{self.column}"
         if self.line:
-            return f"{self.path}:{self.line}"
-        return self.path
+            return f"{path}:{self.line}"
+        return path
 
 
 def escape(text: str) -> str:
@@ -109,7 +111,7 @@ class SpecError(RefereeError):
         shown = self.problems[:MAX_LISTED]
         lines = [f"{position}: error: {escape(message)}" for position, message in shown]
         if len(self.problems) > MAX_LISTED:
-            lines.append(f"{self.problems[0][0].path}: error: and more problems not listed (only the first {MAX_LISTED} are shown)")
+            lines.append(f"{escape(self.problems[0][0].path)}: error: and more problems not listed (only the first {MAX_LISTED} are shown)")
         return "\n".join(lines)
 
 

@@ -103,3 +103,18 @@ def test_file_names_found_in_a_folder_are_escaped(tmp_path: Path, name: bytes) -
         assert entry["path"].endswith("bad\\xff\\xfe.log")
     result = referee("adjudicate", "--format", "json", str(folder))
     json.loads(result.stdout.decode("utf-8"))
+
+
+@pytest.mark.parametrize("name", [b"bad\xff.yaml", b"osc\x1b]0;t\x07.yaml"], ids=["not-utf8", "osc"])
+def test_a_spec_file_name_in_a_spec_error_is_escaped(tmp_path: Path, name: bytes) -> None:
+    """A spec's position names its file: an invalid spec whose name is hostile gives one escaped line, exit 2 (the long
+    command-line fuzzer met a name that was not UTF-8, and printing the error raised)."""
+    spec = os.path.join(os.fsencode(tmp_path), name)
+    with open(spec, "wb") as handle:
+        handle.write(b"- not\n- a mapping\n")
+    for command in (["check", str(VALID)], ["prove", "--players", "2"], ["rules"]):
+        result = referee(*command, "--spec", spec)
+        assert result.returncode == 2, (command, result.stderr)
+        err = result.stderr.decode("utf-8")  # strict UTF-8
+        assert not _raw_control(result.stderr) and err.count("\n") == 1 and "error: the top level of a spec must be a mapping" in err
+        assert ("bad\\xff.yaml" in err) if b"\xff" in name else ("osc\\x1b]0;t\\x07.yaml" in err)
