@@ -307,8 +307,8 @@ def _agree(spec_paths: list[Path], target: int) -> int:
 
 
 def test_engine_and_z3_agree_on_a_quick_sample() -> None:
-    """The quick tier: every shipped spec, about a thousand transitions."""
-    assert _agree(sorted(SPECS.glob("*.yaml")), 1000) >= 1000
+    """The quick tier: every shipped spec, about five hundred transitions (the slow tier checks ten thousand)."""
+    assert _agree(sorted(SPECS.glob("*.yaml")), 500) >= 500
 
 
 @pytest.mark.slow

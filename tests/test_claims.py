@@ -192,6 +192,7 @@ def test_concrete_forms_never_fire_on_rules_that_prove(spec: Path) -> None:
             pass
 
 
+@pytest.mark.slow
 def test_a_house_spec_that_changes_play_must_restate_the_claim(tmp_path: Path) -> None:
     shipped = (ROOT / "specs" / "house-short-game.yaml").read_text(encoding="utf-8")
     assert "claims:" in shipped
