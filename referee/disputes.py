@@ -13,19 +13,11 @@ from typing import TYPE_CHECKING
 
 from referee import effects
 from referee import events as ev
-from referee.legality import Reject
+from referee.legality import Reject, no_catch_owed
 from referee.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 
 if TYPE_CHECKING:
     from referee.engine import Engine
-
-
-def _no_catch_owed(engine: Engine) -> None:
-    """An UNO catch's penalty is drawn before anything else is said."""
-    catch = engine.catch_owed()
-    if catch is not None:
-        name = engine.state.players[catch.player]
-        raise Reject("bad-penalty", "penalty", f"{name} must first draw {catch.describe()} for the UNO catch")
 
 
 def call(engine: Engine, event: ev.Call) -> None:
@@ -33,7 +25,7 @@ def call(engine: Engine, event: ev.Call) -> None:
     seat = engine.seat_of(event.player)
     if state.phase is not PLAYING:
         raise Reject("invalid-call", "call", f"round {state.round_number} is over")
-    _no_catch_owed(engine)
+    no_catch_owed(engine.state)
     if state.hand_sizes[seat] != 1:
         raise Reject("invalid-call", "call", f"{event.player} holds {state.hand_sizes[seat]} cards, not one")
     if state.uno_player != seat:
@@ -47,7 +39,7 @@ def _parties(engine: Engine, event: ev.Catch | ev.Challenge, code: str, check: s
     target = engine.seat_of(event.target)
     if engine.state.phase is not PLAYING:
         raise Reject(code, check, f"round {engine.state.round_number} is over")
-    _no_catch_owed(engine)
+    no_catch_owed(engine.state)
     return seat, target
 
 

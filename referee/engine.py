@@ -159,11 +159,6 @@ class Engine:
         """Record a warning at ``line``, citing the rule of ``check``."""
         self.warnings.append(Diagnostic(line, code, message, self.rules.check_rules[check].id))
 
-    def catch_owed(self) -> Penalty | None:
-        """The UNO catch penalty still to be drawn, which comes before anything else."""
-        penalties = self.state.penalties
-        return penalties[0] if penalties and penalties[0].catch else None
-
     def name_of(self, seat: int) -> str:
         """The name of the player at ``seat``."""
         return self.state.players[seat]
@@ -540,9 +535,7 @@ class Engine:
         seat = self.seat_of(event.player)
         if state.phase is not PLAYING or state.choose_by is None:
             raise Reject("bad-colour", "choose", "no colour is to be chosen now")
-        catch = self.catch_owed()
-        if catch is not None:
-            raise Reject("bad-penalty", "penalty", f"{self.name_of(catch.player)} must first draw {catch.describe()} for the UNO catch")
+        legality.no_catch_owed(state)
         if seat != state.choose_by:
             raise Reject(
                 "out-of-turn",

@@ -80,6 +80,15 @@ def must_not_choose(state: GameState, seat: int, *, play: bool = False) -> None:
     raise Reject("out-of-turn", "turn", f"{state.players[state.choose_by]} must choose the colour first")
 
 
+def no_catch_owed(state: GameState) -> None:
+    """An UNO catch's penalty is drawn before anything else is said or chosen."""
+    penalties = state.penalties
+    if penalties and penalties[0].catch:
+        catch = penalties[0]
+        name = state.players[catch.player]
+        raise Reject("bad-penalty", "penalty", f"{name} must first draw {catch.describe()} for the UNO catch")
+
+
 def why_unknown(rules: Rules, token: str) -> str:
     """Why ``token`` names no card of this game, in the spec's own side names."""
     catalogue = rules.catalogue
