@@ -237,7 +237,13 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
         return result
     tracker = _Tracker()
     replay = Replay(
-        source.display, source.base_dir, spec_override, after_event=tracker, continue_after=INVALID_DISPUTES, record_disputes=True
+        source.display,
+        source.base_dir,
+        spec_override,
+        after_event=tracker,
+        continue_after=INVALID_DISPUTES,
+        record_disputes=True,
+        spec_roots=source.spec_roots,
     )
     try:
         verdict = replay.run_source(source)

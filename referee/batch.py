@@ -7,6 +7,13 @@ bounded: at most a small window of chunks is in flight, and results are handed
 on as soon as every earlier one is.
 
 Standard input cannot be sent to another process; it is read here, in order.
+
+A worker that dies (killed, out of memory) loses no log and no output: its
+logs are tried again one by one on a fresh pool, and a log whose worker dies
+twice becomes that log's ``input_error`` entry, so every report is still one
+whole document. A local Dask cluster speaks TLS with credentials made for
+this run alone (``Security.temporary()``): no other user of the machine can
+reach it (docs/security.md).
 """
 
 from __future__ import annotations
@@ -18,6 +25,8 @@ import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.inputs import LogSource
@@ -75,93 +84,221 @@ def run_serial(work: Callable[[LogSource], R], sources: Iterable[LogSource]) -> 
         yield work(source)
 
 
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them (and exits 130)."""
+def _worker_start() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (and exits 130), and die with the parent on Linux
+    (``PR_SET_PDEATHSIG``): a parent killed outright leaves no worker holding the output pipe open."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+
+
+LOST = "a worker process died while reading this log (killed, or out of memory); it was tried twice"
+
+
+def lost(work: Callable[[LogSource], R], source: LogSource) -> R:
+    """The result of a log whose worker died twice: the work's own entry for a log that cannot be read."""
+    return work(replace(source, problem=LOST, path=None, url=None))
+
+
+class _Pool:
+    """A process pool that is replaced when a worker dies (every pending task of the old one fails then)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=self.jobs, initializer=_worker_start)
+        _POOLS.append(pool)
+        return pool
+
+    def submit(self, work: Callable[[LogSource], Any], part: list[LogSource]) -> Future[list[Any]]:
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return self.pool.submit(run_chunk, work, part)
+        except BrokenProcessPool:
+            self.renew()
+            return self.pool.submit(run_chunk, work, part)
+
+    def renew(self) -> None:
+        """A fresh pool, if the current one is broken (several failed tasks renew it once)."""
+        if getattr(self.pool, "_broken", False):
+            self.close()
+            self.pool = self._start()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        with contextlib.suppress(ValueError):
+            _POOLS.remove(self.pool)
+
+
+# A window entry: the task (or results computed here), its logs, and whether they were already tried alone.
+_Entry = tuple[Any, list[LogSource], bool]
 
 
 def run_parallel(work: Callable[[LogSource], R], sources: Iterable[LogSource], jobs: int, chunk: int = CHUNK) -> Iterator[R]:
     """``work`` over every source on ``jobs`` worker processes; results in the order of ``sources``."""
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
 
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_interrupt)
-    _POOLS.append(pool)
-    window: deque[Future[list[R]] | list[R]] = deque()
+    pool = _Pool(jobs)
+    window: deque[_Entry] = deque()
     try:
         for part in _chunks(sources, chunk, jobs * WINDOW):
-            window.append(run_chunk(work, part) if _is_local(part) else pool.submit(run_chunk, work, part))
+            window.append((run_chunk(work, part) if _is_local(part) else pool.submit(work, part), part, False))
             while len(window) >= jobs * WINDOW:
-                yield from _take(window.popleft())
+                yield from _take(window, pool, work)
         while window:
-            yield from _take(window.popleft())
+            yield from _take(window, pool, work)
     finally:
-        for pending in window:
+        for pending, _, _ in window:
             if isinstance(pending, Future):
                 pending.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        _POOLS.remove(pool)
+        pool.close()
 
 
-def _take(done: Future[list[R]] | list[R]) -> list[R]:
-    if isinstance(done, list):
-        return done
+def _take(window: deque[_Entry], pool: _Pool, work: Callable[[LogSource], R]) -> list[R]:
+    """The results of the oldest task; if its worker died, its logs go back to the front of the window one by one
+    (on a fresh pool), and a log tried alone whose worker died again is a lost log."""
     from concurrent.futures.process import BrokenProcessPool
 
-    from referee.errors import WorkerError
-
+    done, part, alone = window.popleft()
+    if isinstance(done, list):
+        return done
     try:
-        return done.result()
+        return list(done.result())
     except BrokenProcessPool:
-        raise WorkerError("a worker process died (out of memory, or killed); rerun, or with fewer --jobs") from None
+        pool.renew()
+        if alone:
+            return [lost(work, source) for source in part]
+        window.extendleft(reversed([(pool.submit(work, [source]), [source], True) for source in part]))
+        return []
 
 
-def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], address: str, chunk: int = CHUNK) -> Iterator[R]:
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """A Dask cluster to run on: ``local`` (started here, TLS with throw-away credentials) or a scheduler's address,
+    with the TLS credentials file (``--dask-security``) to reach it with."""
+
+    address: str
+    security: Path | None = None
+
+
+SECURITY_KEYS = {"tls-ca-file": "tls_ca_file", "tls-client-cert": "tls_client_cert", "tls-client-key": "tls_client_key"}
+
+
+def read_security(path: Path, distributed: Any) -> Any:
+    """``--dask-security FILE``: a YAML mapping of ``tls-ca-file``, ``tls-client-cert`` and ``tls-client-key`` (paths,
+    relative to the file's folder) -> a ``distributed.Security`` that requires encryption."""
+    import yaml
+
+    from referee.errors import InputError, Position, escape
+    from referee.safe_io import read_bounded, reason
+
+    where = Position(escape(str(path)))
+    try:
+        data = yaml.safe_load(read_bounded(path, 64 * 1024).decode("utf-8"))
+    except OSError as error:
+        raise InputError(f"cannot read: {reason(error)}", where) from None
+    except (UnicodeDecodeError, yaml.YAMLError):
+        raise InputError("not a --dask-security file: not YAML text", where) from None
+    if not isinstance(data, dict) or not data or any(key not in SECURITY_KEYS or not isinstance(v, str) for key, v in data.items()):
+        raise InputError(f"a --dask-security file is a mapping of {', '.join(SECURITY_KEYS)} to file names", where)
+    files = {SECURITY_KEYS[key]: str(path.parent / value) for key, value in data.items()}
+    for name in files.values():
+        if not os.path.isfile(name):
+            raise InputError(f"no file {escape(name)}", where)
+    return distributed.Security(require_encryption=True, **files)
+
+
+def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
+    """A Dask cluster on this machine that only this process can use, and the credentials to reach it.
+
+    The scheduler and workers listen on 127.0.0.1, where any local user can
+    connect; so they speak TLS and require a client certificate signed by a
+    CA made for this run alone (``Security.temporary()``: kept in memory,
+    never written to disk). A client without it is refused at the handshake.
+    """
+    import logging
+
+    security = distributed.Security.temporary()
+    cluster = distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        silence_logs=logging.CRITICAL,
+    )
+    return cluster, security
+
+
+def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], where: Cluster, chunk: int = CHUNK) -> Iterator[R]:
     """``work`` over every source on a Dask cluster (``local`` starts one here); results in order."""
+    import logging
+
     from referee.errors import UsageError, escape
 
     try:
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
         raise UsageError("--dask needs Dask: pip install 'referee[dask]'") from None
+    logging.getLogger("distributed").setLevel(logging.CRITICAL)  # its warnings are not our output: one error line says it
     cluster: Any = None
+    address = where.address
     try:
         if address == "local":
-            cluster = distributed.LocalCluster(n_workers=default_jobs(), threads_per_worker=1, processes=True, dashboard_address=None)
-            client = distributed.Client(cluster)
+            cluster, security = local_cluster(distributed, default_jobs())
+            client = distributed.Client(cluster, security=security)
         else:
-            client = distributed.Client(address, timeout="10s")
+            security = read_security(where.security, distributed) if where.security is not None else None
+            client = distributed.Client(address, timeout="10s", security=security)
+    except (UsageError, MemoryError):
+        raise
     except Exception as error:  # noqa: BLE001 - refused, timed out, not an address ('', 'http://...'), or distributed's own assert
+        from referee.errors import RefereeError
+
+        if isinstance(error, RefereeError):
+            raise
         reason = str(error) or type(error).__name__
         raise UsageError(f"--dask {escape(address)}: cannot reach the scheduler: {escape(reason)}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        window: deque[Any] = deque()
+        window: deque[tuple[Any, list[LogSource]]] = deque()
         for part in _chunks(sources, chunk, workers * WINDOW):
-            window.append(run_chunk(work, part) if _is_local(part) else client.submit(run_chunk, work, part, pure=False))
+            window.append((run_chunk(work, part) if _is_local(part) else client.submit(run_chunk, work, part, pure=False), part))
             while len(window) >= workers * WINDOW:
-                yield from _take_dask(window.popleft())
+                yield from _take_dask(window.popleft(), work)
         while window:
-            yield from _take_dask(window.popleft())
+            yield from _take_dask(window.popleft(), work)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
 
 
-def _take_dask(done: Any) -> list[Any]:
+def _take_dask(entry: tuple[Any, list[LogSource]], work: Callable[[LogSource], R]) -> list[R]:
+    done, part = entry
     if isinstance(done, list):
         return done
-    from referee.errors import WorkerError, escape
-
     try:
         result = done.result()
-    except Exception as error:  # noqa: BLE001 - the work never raises on a bad log; this is the cluster (a lost worker, a missing module)
-        raise WorkerError(f"--dask: the cluster failed: {error.__class__.__name__}: {escape(str(error))}") from None
+    except Exception:  # noqa: BLE001 - the work never raises on a bad log; this is the cluster (a lost worker, a missing module)
+        return [lost(work, source) for source in part]
     done.release()
     return list(result)
 
 
-def results(work: Callable[[LogSource], R], sources: Iterable[LogSource], jobs: int, dask: str | None = None) -> Iterator[R]:
+def results(work: Callable[[LogSource], R], sources: Iterable[LogSource], jobs: int, dask: Cluster | None = None) -> Iterator[R]:
     """The one entry: serial for one job or one log, a process pool for more, or Dask when asked.
 
     ``sources`` may be a stream (a folder walked as it is read); only its first

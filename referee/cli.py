@@ -9,6 +9,7 @@ file, a folder or ``-``; ``--spec`` is a shipped name or a path. Exit codes:
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from referee.errors import RefereeError
 
 _DEBUG = False
 F = TypeVar("F", bound=Callable[..., Any])
+_OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})  # only writing fails so: our output could not be written
 
 
 def _resolve_spec(ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
@@ -75,6 +77,24 @@ def _spec_option(default: bool) -> Callable[[F], F]:
     return both
 
 
+def _spec_roots(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
+    """``--spec-path DIR``: folders, resolved once, that a log's ``spec`` line (and a spec's ``extends``) may name files in."""
+    import os
+
+    return tuple(Path(os.path.realpath(folder)) for folder in value)
+
+
+_spec_path_option = click.option(
+    "--spec-path",
+    "spec_roots",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    callback=_spec_roots,
+    help="A folder whose spec files a log's 'spec' line may name (repeatable). Without it a log may name only a shipped "
+    "spec or a spec file in its own folder tree; see docs/security.md.",
+)
+
 _format_option = click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )
@@ -126,17 +146,35 @@ _dask_option = click.option(
     "--dask",
     "dask_address",
     metavar="ADDRESS",
-    help="Run on a Dask cluster (a scheduler address such as tcp://host:8786, or 'local'); needs referee[dask].",
+    help="Run on a Dask cluster: 'local' (one started here, TLS with throw-away credentials) or a scheduler address "
+    "such as tls://host:8786; needs referee[dask]. The cluster runs our code: trust it (docs/security.md).",
+)
+_dask_security_option = click.option(
+    "--dask-security",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="TLS credentials for --dask ADDRESS: a YAML file with tls-ca-file, tls-client-cert, tls-client-key (docs/security.md).",
 )
 
 
-def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: str | None, quiet: bool) -> tuple[Any, Any]:
+def _cluster(address: str | None, security: Path | None) -> Any:
+    """Where --dask points, and the credentials to reach it with: None when no --dask was given."""
+    if security is not None and address in (None, "local"):
+        raise click.UsageError("--dask-security goes with --dask ADDRESS (a local cluster makes its own credentials)")
+    if address is None:
+        return None
+    from referee.batch import Cluster
+
+    return Cluster(address, security)
+
+
+def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: Any, quiet: bool, spec_roots: tuple[Path, ...]) -> tuple[Any, Any]:
     """The logs named, and an iterator of ``work`` over them in order (serial, on every core, or on Dask)."""
     from referee import batch
     from referee.inputs import expand_logs
     from referee.progress import Progress, wanted
 
-    sources: Any = expand_logs(logs)
+    sources: Any = expand_logs(logs, spec_roots)
     showing = wanted(quiet)
     if showing:  # the time left needs the total: on a terminal the names are listed first
         sources = list(sources)
@@ -147,12 +185,21 @@ def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: str | None,
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
 @_spec_option(False)
+@_spec_path_option
 @_batch_format_option
 @click.option("-q", "--quiet", is_flag=True, help="Print only failures (no warnings, no valid lines, no summary, no progress).")
 @_jobs_option
 @_dask_option
+@_dask_security_option
 def check(
-    logs: tuple[str, ...], spec_path: Path | None, output_format: str, quiet: bool, jobs: int | None, dask_address: str | None
+    logs: tuple[str, ...],
+    spec_path: Path | None,
+    spec_roots: tuple[Path, ...],
+    output_format: str,
+    quiet: bool,
+    jobs: int | None,
+    dask_address: str | None,
+    dask_security: Path | None,
 ) -> None:
     """Replay game logs and report the first rule violation in each.
 
@@ -183,8 +230,10 @@ def check(
     from referee.report import Tally, render_file_text, stream_json
 
     if spec_path is not None:
-        _load_rules(spec_path)
-    progress, verdicts = _batch(logs, functools.partial(check_source, spec_override=spec_path), jobs, dask_address, quiet)
+        _load_rules(spec_path, spec_roots)
+    progress, verdicts = _batch(
+        logs, functools.partial(check_source, spec_override=spec_path), jobs, _cluster(dask_address, dask_security), quiet, spec_roots
+    )
     tally = Tally()
 
     def each() -> Any:
@@ -262,11 +311,11 @@ def _version() -> str:
         return "0"
 
 
-def _load_rules(spec_path: Path) -> Any:
+def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     """A spec's compiled rules; an invalid spec raises ``SpecError`` (exit 2) before any work is done."""
     from referee.compiler import load_rules
 
-    return load_rules(spec_path)
+    return load_rules(spec_path, roots)
 
 
 @main.command()
@@ -300,7 +349,8 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
     Game number K (from 0) uses seed SEED+K and is written to
     OUT/game-SSSSSS.log with SSSSSS that seed in six digits, for example
     game-000007.log. A spec given as a file is written into each log as an
-    absolute path, so that 'referee check' finds it from any folder.
+    absolute path; a log may name only a spec in its own folder tree, so
+    check such logs with --spec-path DIR (the spec's folder) or --spec FILE.
     Progress goes to standard error when it is a terminal.
 
     \b
@@ -356,8 +406,11 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
 @_spec_option(False)
+@_spec_path_option
 @_format_option
-def explain(target: str, line: int | None, move: str | None, spec_path: Path | None, output_format: str) -> None:
+def explain(
+    target: str, line: int | None, move: str | None, spec_path: Path | None, spec_roots: tuple[Path, ...], output_format: str
+) -> None:
     """Show the state just before a line, and why its event is or is not legal.
 
     Prints the round, side, direction, whose turn it is, the top card and the
@@ -382,9 +435,9 @@ def explain(target: str, line: int | None, move: str | None, spec_path: Path | N
     from referee.inputs import log_and_line, one_log
 
     log_argument, number = log_and_line(target, line)
-    source = one_log(log_argument)
+    source = one_log(log_argument, spec_roots)
     if spec_path is not None:
-        _load_rules(spec_path)
+        _load_rules(spec_path, spec_roots)
     result = explain_line(source, number, move, spec_path)
     if output_format == "json":
         import json
@@ -450,10 +503,20 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
 @_spec_option(False)
+@_spec_path_option
 @_batch_format_option
 @_jobs_option
 @_dask_option
-def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str, jobs: int | None, dask_address: str | None) -> None:
+@_dask_security_option
+def adjudicate(
+    logs: tuple[str, ...],
+    spec_path: Path | None,
+    spec_roots: tuple[Path, ...],
+    output_format: str,
+    jobs: int | None,
+    dask_address: str | None,
+    dask_security: Path | None,
+) -> None:
     """Rule on every challenge and UNO catch in a log, and on what is pending where it stops.
 
     For each challenge: guilty or innocent, with the evidence (the cards of the
@@ -483,8 +546,10 @@ def adjudicate(logs: tuple[str, ...], spec_path: Path | None, output_format: str
     from referee.adjudicate import render_text
     from referee.report import stream_json
 
-    rules = _load_rules(spec_path) if spec_path is not None else None
-    progress, results = _batch(logs, functools.partial(adjudicate_log, spec_override=spec_path), jobs, dask_address, False)
+    rules = _load_rules(spec_path, spec_roots) if spec_path is not None else None
+    progress, results = _batch(
+        logs, functools.partial(adjudicate_log, spec_override=spec_path), jobs, _cluster(dask_address, dask_security), False, spec_roots
+    )
     unreadable = bad = False
 
     def each() -> Any:
@@ -531,7 +596,8 @@ def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
 @click.option("--out", "out_path", type=click.Path(path_type=Path), help="The page to write (default: the log's name with .html).")
 @click.option("--line", type=click.IntRange(1), help="Open the page at this line (the URL fragment #line-N does the same).")
 @_spec_option(False)
-def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None) -> None:
+@_spec_path_option
+def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None, spec_roots: tuple[Path, ...]) -> None:
     """Write a replay page of a game: one self-contained HTML file to step through.
 
     The page shows the table after every line of the log (each hand as cards,
@@ -552,14 +618,13 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
       referee view game.log --line 412 --out /tmp/why.html
       cat game.log | referee view - --out game.html
     """
-    import shutil
     import tempfile
 
     from referee.inputs import LogSource, display_name, one_log, stdin_stream
     from referee.log_writer import write_output_file
     from referee.view import page_data, render_page
 
-    source = one_log(log)
+    source = one_log(log, spec_roots)
     if out_path is None:
         if source.path is None:
             raise click.UsageError("reading standard input: give the page's name with --out FILE.html")
@@ -568,15 +633,33 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
 
     check_output_path(out_path)
     if spec_path is not None:
-        _load_rules(spec_path)
-    if source.path is None:  # the page reads the log three times (replay, explain, adjudicate): keep standard input
-        with tempfile.TemporaryDirectory() as folder:
-            copy = Path(folder) / "stdin.log"
-            with copy.open("wb") as target:
-                shutil.copyfileobj(stdin_stream(), target)
-            data = page_data(LogSource("-", copy, base=Path.cwd()), spec_path)
-    else:
-        data = page_data(source, spec_path)
+        _load_rules(spec_path, spec_roots)
+    # The page reads the log three times (replay, explain, adjudicate): it reads a private copy, made once and bounded,
+    # of a regular file or of standard input (a FIFO or a device named as the log is refused before any read).
+    from referee.safe_io import open_regular, reason
+    from referee.view import MAX_LOG_BYTES
+
+    try:
+        stream: Any = stdin_stream() if source.path is None else os.fdopen(open_regular(source.path), "rb")
+    except OSError as error:
+        raise errors.InputError(f"cannot read: {reason(error)}", errors.Position(source.display)) from None
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder) / "log"
+        try:
+            with stream if source.path is not None else contextlib.nullcontext(stream), copy.open("wb") as target:
+                copied = 0
+                while piece := stream.read(1 << 20):
+                    copied += len(piece)
+                    if copied > MAX_LOG_BYTES:
+                        raise errors.InputError(
+                            f"the log is larger than {MAX_LOG_BYTES // (1024 * 1024)} MB: too long for one page (check handles any length)",
+                            errors.Position(source.display),
+                        )
+                    target.write(piece)
+        except OSError as error:
+            raise errors.InputError(f"cannot read: {reason(error)}", errors.Position(source.display)) from None
+        base = source.path.parent if source.path is not None else Path.cwd()
+        data = page_data(LogSource(source.display, copy, base=base, spec_roots=spec_roots), spec_path)
     write_output_file(out_path, render_page(data, line))
     click.echo(display_name(str(out_path)))
 
@@ -694,6 +777,46 @@ def prove(
     raise SystemExit(errors.EXIT_INCONCLUSIVE if Status.UNKNOWN in statuses else errors.EXIT_CLEAN)
 
 
+@main.group()
+def cache() -> None:
+    """The cache of compiled rules: where it is, and removing it.
+
+    Compiled specs are kept so that a check starts fast; an entry is used only
+    while every file it was built from is unchanged, so there is rarely a
+    reason to clear it, except before uninstalling or to reclaim the space.
+
+    \b
+    Examples:
+      referee cache path
+      referee cache clear
+    """
+
+
+@cache.command("path")
+def cache_path() -> None:
+    """Print the cache folder (nothing, exit 2, when no absolute folder is configured)."""
+    from referee import rules_cache
+    from referee.inputs import display_name
+
+    place = rules_cache.folder()
+    if place is None:
+        raise errors.UsageError("no cache folder: neither REFEREE_CACHE_DIR, XDG_CACHE_HOME nor HOME is an absolute path")
+    click.echo(display_name(str(place)))
+
+
+@cache.command("clear")
+def cache_clear() -> None:
+    """Remove every entry of the cache of compiled rules."""
+    from referee import rules_cache
+    from referee.inputs import display_name
+
+    place, removed = rules_cache.clear()
+    if place is None:
+        click.echo("no cache folder: nothing to clear")
+        return
+    click.echo(f"removed {removed} entr{'y' if removed == 1 else 'ies'} from {display_name(str(place))}")
+
+
 def _usage_error(error: click.ClickException) -> None:
     """Click's errors in the one ``error:`` form of every other input error (with a hint to --help)."""
     message = errors.escape(error.format_message())
@@ -723,7 +846,10 @@ def _finish(code: int) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_exit(errors.EXIT_CLOSED_OUTPUT)
-    except (OSError, ValueError, AttributeError):
+    except OSError as error:
+        code = _output_failed(error)
+        _quiet_exit(code)
+    except (ValueError, AttributeError):
         pass
     with contextlib.suppress(OSError, ValueError, AttributeError):
         sys.stderr.flush()
@@ -731,11 +857,21 @@ def _finish(code: int) -> None:
 
 
 def _interrupted(signum: int, frame: object) -> None:
-    """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output).
+    """Ctrl-C: exit 130 at once and silently, whatever was running (a check, a proof, writing output); SIGTERM: 143.
 
     Worker processes of ``-j`` are stopped first (in ``_quiet_exit``): they hold our output open.
     """
-    _quiet_exit(errors.EXIT_INTERRUPTED)
+    import signal
+
+    _quiet_exit(errors.EXIT_TERMINATED if signum == signal.SIGTERM else errors.EXIT_INTERRUPTED)
+
+
+def _output_failed(error: OSError) -> int:
+    """Standard output cannot be written (a full disk, a closed descriptor): one line, exit 2."""
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"error: cannot write standard output: {errors.escape(error.strerror or str(error))}\n")
+        sys.stderr.flush()
+    return errors.EXIT_INPUT
 
 
 def execute(arguments: list[str]) -> int:
@@ -756,6 +892,14 @@ def execute(arguments: list[str]) -> int:
     except BrokenPipeError:
         # The reader of our output went away (``| head``): end quietly, as a program killed by SIGPIPE would.
         return errors.EXIT_CLOSED_OUTPUT
+    except MemoryError:
+        with contextlib.suppress(Exception):
+            click.echo("error: out of memory (a limit on this process, or an input too large for it)", err=True)
+        return errors.EXIT_INPUT
+    except OSError as error:
+        if getattr(error, "filename", None) is None and error.errno in _OUTPUT_ERRNOS:
+            return _output_failed(error)
+        raise
     except SystemExit as stop:
         if type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):  # click met EPIPE on standard output and exits 1: we say 141
             return errors.EXIT_CLOSED_OUTPUT
@@ -775,6 +919,7 @@ def run() -> None:
     import signal
 
     signal.signal(signal.SIGINT, _interrupted)
+    signal.signal(signal.SIGTERM, _interrupted)
     code = execute(sys.argv[1:])
     if code in (errors.EXIT_INTERRUPTED, errors.EXIT_CLOSED_OUTPUT):
         _quiet_exit(code)

@@ -145,21 +145,23 @@ def compile_spec(spec: Spec) -> Rules:
 # The specs compiled in this process, the most recently used last; at most MEMORY_SPECS, the least recently used
 # dropped first, so that a spec in use keeps one Rules object (its faces compare by identity in the engine).
 MEMORY_SPECS = 64
-_CACHE: OrderedDict[tuple[str, int, int], Rules] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, int, tuple[Path, ...]], Rules] = OrderedDict()
 
 
-def _build(path: Path) -> tuple[Rules, list[Path]]:
+def _build(path: Path, roots: tuple[Path, ...]) -> tuple[Rules, list[Path]]:
     """Compile a spec and say which files it was read from (for the disk cache)."""
     read: list[Path] = []
     spec_extends.READ = read
     try:
-        return compile_spec(load_spec(path)), read
+        return compile_spec(load_spec(path, roots)), read
     finally:
         spec_extends.READ = None
 
 
-def load_rules(path: Path) -> Rules:
+def load_rules(path: Path, roots: tuple[Path, ...] = ()) -> Rules:
     """Load and compile a spec file, once per process per version of the file (path, size, modification time).
+
+    ``roots`` are the folders (``--spec-path``) its ``extends`` may name files in, beyond its own folder's tree.
 
     A spec that ``extends`` another is keyed by its own file only: within one
     process, a base spec edited while a house spec stays unchanged is not seen.
@@ -168,12 +170,12 @@ def load_rules(path: Path) -> Rules:
     """
     try:
         info = path.stat()
-        key = (str(path.resolve()), info.st_size, info.st_mtime_ns)
+        key = (str(path.resolve()), info.st_size, info.st_mtime_ns, roots)
     except OSError:
-        return compile_spec(load_spec(path))  # load_spec reports why the file cannot be read
+        return compile_spec(load_spec(path, roots))  # load_spec reports why the file cannot be read
     rules = _CACHE.get(key)
     if rules is None:
-        rules = rules_cache.load(path, lambda: _build(path))
+        rules = rules_cache.load(path, lambda: _build(path, roots), Rules, roots)
         _CACHE[key] = rules
         if len(_CACHE) > MEMORY_SPECS:
             _CACHE.popitem(last=False)

@@ -15,6 +15,7 @@ EXIT_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 EXIT_INTERNAL = 4
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143  # SIGTERM: workers stopped, nothing left running
 EXIT_CLOSED_OUTPUT = 141  # standard output closed by its reader (``| head``), as after SIGPIPE
 
 

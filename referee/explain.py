@@ -216,7 +216,7 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
         source = LogSource(str(source), source)
     if line < 1:
         raise UsageError("a line number is at least 1")
-    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line)
+    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line, spec_roots=source.spec_roots)
     verdict = replay.run_source(source)
     event_from_move = parse_move(move, line, replay.reader.form) if move is not None else None
     if line > replay.reader.lines + (1 if move is not None else 0):

@@ -68,6 +68,49 @@ class Legality:
         return self.diagnostic.allowed if self.diagnostic else ()
 
 
+def _checked_names(players: Sequence[str]) -> tuple[str, ...]:
+    """Player names exactly as the log reader accepts them, or ``ValueError``: a name the log cannot hold would write
+    a log that reads back differently (``"Ann Bob"`` is two players; a newline would add header lines)."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise TypeError(f"players is a sequence of names, not {type(players).__name__}")
+    from referee.log_reader import name_problem
+
+    names = tuple(players)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"a player's name is a str, not {type(name).__name__}")
+        problem = name_problem(name)
+        if problem is not None:
+            raise ValueError(problem)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise ValueError(f"player names must differ: {', '.join(repeated)} appears more than once")
+    if not names:
+        raise ValueError("a game needs players")
+    return names
+
+
+def _move(move: object, game: Game) -> Move:
+    """A move pushed or asked about: a ``Move``, or a line of log text; anything else is a ``TypeError``."""
+    if isinstance(move, Move):
+        return move
+    if isinstance(move, str):
+        return game.parse(move)
+    raise TypeError(f"a move is a referee.Move or a line of log text, not {type(move).__name__}")
+
+
+def _log_text(log: str | Path) -> tuple[str | None, Path | None]:
+    """``str`` is the text of a log, ``Path`` (any ``os.PathLike``) a file: a string is never taken for a path, so text
+    from a user (``"/etc/passwd"``) is checked as a log, not read as a file."""
+    import os
+
+    if isinstance(log, str):
+        return log, None
+    if isinstance(log, os.PathLike):
+        return None, Path(log)
+    raise TypeError(f"a log is its text (str) or a path (pathlib.Path), not {type(log).__name__}")
+
+
 def _rules(spec: str | Path | Rules | None, relative_to: Path | None = None) -> Rules:
     if isinstance(spec, Rules):
         return spec
@@ -109,6 +152,7 @@ class Game:
         (a shuffle of the spec's deck) decide the cards; ``dealer`` defaults
         to the last player.
         """
+        players = _checked_names(players)
         rules = _rules(spec)
         if mode not in MODES:
             raise UsageError(f"mode is full or observed, not '{mode}'")
@@ -123,13 +167,13 @@ class Game:
     def from_log(cls, log: str | Path, spec: str | Path | None = None) -> Game:
         """The game a log records, replayed up to its end or its first error (``Game.error`` then says which).
 
-        ``log`` is a path, or the text of a log (anything with a newline). The
-        undo history starts at the end of the log. ``spec`` overrides the log's ``spec`` line: a shipped name, or a
+        ``log`` is the text of a log (a ``str``) or a file (a ``pathlib.Path``):
+        a string is never read as a path. The undo history starts at the end of the log. ``spec`` overrides the log's ``spec`` line: a shipped name, or a
         file relative to the current folder (as ``--spec`` is; the log's own ``spec`` line is relative to the log).
         """
-        text = log if isinstance(log, str) and "\n" in log else None
-        base = Path.cwd() if text is not None else Path(log).parent
-        display = "<text>" if text is not None else str(log)
+        text, path = _log_text(log)
+        base = Path.cwd() if path is None else path.parent
+        display = "<text>" if path is None else str(path)
         spec_path = resolve_spec(str(spec), Path.cwd()) if spec is not None else None  # as --spec and check(): from here
         applied: list[ev.Event] = []
 
@@ -138,8 +182,14 @@ class Game:
                 applied.append(event)
 
         replay = Replay(display, base, spec_path, after_event=keep, record_disputes=True)
-        data = text.encode("utf-8") if text is not None else Path(log).read_bytes()
-        verdict = replay.run(io.BytesIO(data))
+        if path is None:
+            verdict = replay.run(io.BytesIO((text or "").encode("utf-8")))
+        else:
+            try:
+                with path.open("rb") as stream:
+                    verdict = replay.run(stream)
+            except OSError as error:
+                raise UsageError(f"{display}: cannot read: {error.strerror or error}") from None
         if verdict.input_error is not None:
             raise UsageError(verdict.input_error)
         if replay.engine is None:
@@ -220,15 +270,18 @@ class Game:
 
     def is_legal(self, move: Move | str) -> Legality:
         """Whether ``move`` is legal now, with the diagnostic if not; the game does not change."""
-        move = self.parse(move) if isinstance(move, str) else move
+        move = _move(move, self)
         snapshot = self._engine.snapshot()
         diagnostic = self._engine.apply(move.at_line(len(self._events) + 1))
         self._engine.restore(snapshot)
         return Legality(move, diagnostic)
 
     def push(self, move: Move | str) -> None:
-        """Make a move; ``IllegalMove`` (with the diagnostic) if the rules forbid it, and then nothing changes."""
-        move = self.parse(move) if isinstance(move, str) else move
+        """Make a move; ``IllegalMove`` (with the diagnostic) if the rules forbid it, and then nothing changes.
+
+        ``move`` is a ``Move`` or a line of log text; anything else is a ``TypeError``.
+        """
+        move = _move(move, self)
         diagnostic = self._step([move.event], move)
         if diagnostic is not None:
             raise IllegalMove(str(move), diagnostic)
@@ -315,7 +368,12 @@ class Report:
 
 
 def check(log: str | Path, spec: str | Path | None = None) -> Report:
-    """Check one log (a path, or the text of a log: anything with a newline) as ``referee check`` does.
+    """Check one log as ``referee check`` does: ``log`` is its text (a ``str``) or a file (a ``pathlib.Path``).
+
+    A string is always log text, never a path: ``check("/etc/passwd")`` checks
+    that one line as a log (and finds no ``players`` line), it does not read
+    the file. A log's ``spec`` line may name a shipped spec or a file in the
+    log's folder tree (the current folder, for text); ``spec`` overrides it.
 
     >>> report = check("players Ann Bob\\nround 1\\ndealer Ann\\n")
     >>> report.valid, report.to_json()["rounds"][0]["finished"]
@@ -324,10 +382,10 @@ def check(log: str | Path, spec: str | Path | None = None) -> Report:
     from referee.inputs import LogSource
     from referee.replay import check_source, check_stream
 
-    text = log if isinstance(log, str) and "\n" in log else None
+    text, path = _log_text(log)
     spec_path = None
     if spec is not None:
         spec_path = resolve_spec(str(spec), Path.cwd())
-    if text is not None:
-        return Report(check_stream(io.BytesIO(text.encode("utf-8")), "<text>", Path.cwd(), spec_path))
-    return Report(check_source(LogSource(str(log), Path(log)), spec_path))
+    if path is None:
+        return Report(check_stream(io.BytesIO((text or "").encode("utf-8")), "<text>", Path.cwd(), spec_path))
+    return Report(check_source(LogSource(str(path), path), spec_path))

@@ -8,6 +8,7 @@ are shown, and bytes that are not UTF-8 are written as ``\\xNN``.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 import os
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from referee.errors import InputError, Position, UsageError, escape
+from referee.safe_io import FileProblem, kind, reason
 
 STDIN = "-"
 
@@ -42,6 +44,7 @@ class LogSource:
     problem: str | None = None
     base: Path | None = None  # where a relative ``spec`` line points from, when not the file's folder
     url: str | None = None  # s3://..., memory://..., file://... (needs fsspec, the referee[dask] extra)
+    spec_roots: tuple[Path, ...] = ()  # folders (--spec-path) the log's ``spec`` line may name files in, beyond its own
 
     @property
     def is_stdin(self) -> bool:
@@ -123,13 +126,20 @@ def stdin_stream() -> BinaryIO:
     return stream.buffer
 
 
-def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
+def expand_logs(arguments: tuple[str, ...] | list[str], spec_roots: tuple[Path, ...] = ()) -> Iterator[LogSource]:
     """Every log the arguments name, in order, found as they are read.
 
     Every argument is looked at before the first log is yielded, so that a
     folder with no logs (``InputError``) or a usage mistake stops the command
-    before any output.
+    before any output. ``spec_roots`` (``--spec-path``) go with every log.
     """
+    found = _expand(arguments)
+    if not spec_roots:
+        return found
+    return (dataclasses.replace(source, spec_roots=spec_roots) for source in found)
+
+
+def _expand(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
     parts: list[Iterable[LogSource]] = []
     stdin_used = False
     for given in arguments:
@@ -142,6 +152,8 @@ def expand_logs(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
             parts.append([LogSource(STDIN, None)])
             continue
         if is_url(given):
+            if "::" in given:
+                raise UsageError(f"{escape(given)}: chained URLs (with '::') are not read; give one URL")
             parts.append(_logs_at_url(given))
             continue
         path = Path(given)
@@ -179,28 +191,31 @@ def _logs_below(folder: Path) -> Iterator[LogSource]:
             if entry.is_dir(follow_symlinks=False):
                 yield from _logs_below(path)
                 continue
-            if not entry.name.endswith(".log") or not stat.S_ISREG(path.stat().st_mode):
+            if not entry.name.endswith(".log"):
                 continue
+            mode = path.stat().st_mode
+            if not stat.S_ISREG(mode):
+                raise FileProblem(kind(mode))
         except OSError as error:
             if entry.name.endswith(".log"):
-                yield LogSource(display_name(str(path)), None, f"cannot read: {error.strerror or error}")
+                yield LogSource(display_name(str(path)), None, f"cannot read: {reason(error)}")
             continue
         yield LogSource(display_name(str(path)), path)
 
 
-def one_log(argument: str) -> LogSource:
+def one_log(argument: str, spec_roots: tuple[Path, ...] = ()) -> LogSource:
     """The single log a command reads (``explain``): a file or ``-``, never a folder."""
     if argument == "":
         raise UsageError("an empty path names no log")
     if argument == STDIN:
-        return LogSource(STDIN, None)
+        return LogSource(STDIN, None, spec_roots=spec_roots)
     path = Path(argument)
     try:
         if path.is_dir():
             raise UsageError(f"{escape(argument)} is a folder; give one log (a file or -)")
     except OSError:
         pass
-    return LogSource(escape(argument), path)
+    return LogSource(escape(argument), path, spec_roots=spec_roots)
 
 
 def log_and_line(target: str, line: int | None) -> tuple[str, int]:

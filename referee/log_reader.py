@@ -16,6 +16,7 @@ from typing import BinaryIO
 
 from referee import events as ev
 from referee.errors import escape
+from referee.safe_io import checkpoint
 
 MAX_LINE_BYTES = 64 * 1024
 BLOCK_BYTES = 256 * 1024
@@ -130,6 +131,7 @@ class LogReader:
         read = stream.read
         while True:
             block = read(BLOCK_BYTES)
+            checkpoint()
             if first_block:
                 first_block = False
                 if block.startswith(_BOM):
@@ -439,11 +441,9 @@ class LogReader:
     def _check_name(self, line: int, name: str) -> bool:
         if name in self._good_names:
             return True
-        if not _NAME.fullmatch(name):
-            self._error(line, f"'{_show(name)}' is not a player name (a letter, then up to 31 letters, digits or _)")
-            return False
-        if name.lower() in RESERVED:
-            self._error(line, f"'{_show(name)}' is a reserved word and cannot be a player name")
+        problem = name_problem(name)
+        if problem is not None:
+            self._error(line, problem)
             return False
         if len(self._good_names) < 1000:
             self._good_names.add(name)
@@ -471,6 +471,15 @@ class LogReader:
     def _misplaced(self, line: int, what: str, where: str) -> ev.Event | None:
         self._error(line, f"'{what}' out of place: it comes {where}")
         return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name in a log (None if it can): the one rule the reader and the library share."""
+    if not _NAME.fullmatch(name):
+        return f"'{_show(name)}' is not a player name (a letter, then up to 31 letters, digits or _)"
+    if name.lower() in RESERVED:
+        return f"'{_show(name)}' is a reserved word and cannot be a player name"
+    return None
 
 
 def _show(token: str) -> str:

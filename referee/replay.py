@@ -26,11 +26,15 @@ UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be
 _HEADER_TYPES = (ev.Players, ev.SpecName, ev.Deck, ev.Target)
 
 
-def rules_for(spec_name: str | None, relative_to: Path | None, spec_override: Path | None) -> Rules:
-    """The compiled rules a log asks for (``--spec`` wins over the log's ``spec`` line)."""
+def rules_for(spec_name: str | None, relative_to: Path | None, spec_override: Path | None, roots: tuple[Path, ...] = ()) -> Rules:
+    """The compiled rules a log asks for (``--spec`` wins over the log's ``spec`` line).
+
+    The log's line may name a shipped spec or a file in the log's folder tree
+    or in ``roots`` (``--spec-path``) only: a log decides no file outside them.
+    """
     if spec_override is not None:
-        return load_rules(spec_override)
-    return load_rules(resolve_spec(spec_name or default_spec_name(), relative_to))
+        return load_rules(spec_override, roots)
+    return load_rules(resolve_spec(spec_name or default_spec_name(), relative_to, roots, confined=True), roots)
 
 
 class Replay:
@@ -46,9 +50,11 @@ class Replay:
         after_event: Callable[[Engine, ev.Event, Diagnostic | None], None] | None = None,
         continue_after: frozenset[str] = frozenset(),
         record_disputes: bool = False,
+        spec_roots: tuple[Path, ...] = (),
     ) -> None:
         self.display_path = display_path
         self.base_dir = base_dir
+        self.spec_roots = spec_roots
         self.spec_override = spec_override
         self.stop_at_line = stop_at_line
         self.on_event = on_event
@@ -66,7 +72,7 @@ class Replay:
         """How the log's game writes cards (asked by the reader when the header ends); an unusable spec is reported
         when replay starts, as the log's error."""
         try:
-            rules = rules_for(spec_name, self.base_dir, self.spec_override)
+            rules = rules_for(spec_name, self.base_dir, self.spec_override, self.spec_roots)
             self._header_rules = (spec_name, rules)  # _start uses them: the spec is resolved once per log
         except (SpecError, OSError):
             return UNJUDGED  # the spec's problem is the one to report: no card is a syntax error for want of it
@@ -176,7 +182,9 @@ class Replay:
         try:
             name = spec_name.name if spec_name else None
             known = self._header_rules
-            rules = known[1] if known is not None and known[0] == name else rules_for(name, self.base_dir, self.spec_override)
+            rules = (
+                known[1] if known is not None and known[0] == name else rules_for(name, self.base_dir, self.spec_override, self.spec_roots)
+            )
         except SpecError as error:
             if spec_name is not None and self.spec_override is None and error.position and error.position.path == spec_name.name:
                 message = f"{Position(self.display_path, spec_name.line)}: error: {error.message}"
@@ -209,9 +217,11 @@ def _cite(verdict: FileVerdict, rules: Rules) -> None:
             verdict.rule_texts[diagnostic.rule] = (rule.summary, rule.citation.render(rules.spec.sources))
 
 
-def check_stream(stream: BinaryIO, display_path: str, base_dir: Path | None, spec_override: Path | None = None) -> FileVerdict:
+def check_stream(
+    stream: BinaryIO, display_path: str, base_dir: Path | None, spec_override: Path | None = None, spec_roots: tuple[Path, ...] = ()
+) -> FileVerdict:
     """Replay one log from a binary stream."""
-    return Replay(display_path, base_dir, spec_override).run(stream)
+    return Replay(display_path, base_dir, spec_override, spec_roots=spec_roots).run(stream)
 
 
 def check_source(source: LogSource, spec_override: Path | None = None) -> FileVerdict:
@@ -223,7 +233,7 @@ def check_source(source: LogSource, spec_override: Path | None = None) -> FileVe
     except InputError as error:
         return FileVerdict(source.display, input_error=error.render())
     try:
-        return check_stream(stream, source.display, source.base_dir, spec_override)
+        return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots)
     except OSError as error:
         return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ def _shipped_specs() -> Path:
 
 
 SPECS = _shipped_specs()
+SPEC_MARKERS = ("format", "name", "extends")  # a spec file has one of these top-level keys; another file is "not a spec file"
 READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
 
 
@@ -45,11 +47,28 @@ def shipped_spec_path(name: str) -> Path | None:
     return entry if entry.is_file() else None
 
 
-def resolve_spec(name: str, relative_to: Path | None) -> Path:
-    """A spec named in a log or on the command line: a shipped name, else a path."""
+def inside(path: Path | str, folder: Path | str) -> bool:
+    """Whether ``path``, links and ``..`` resolved, is ``folder`` or below it (``folder`` resolved too)."""
+    real = os.path.realpath(path)
+    top = os.path.realpath(folder)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
+
+
+def resolve_spec(name: str, relative_to: Path | None, roots: tuple[Path, ...] = (), *, confined: bool = False) -> Path:
+    """A spec named in a log or on the command line: a shipped name, else a path.
+
+    ``confined`` is for names a file chose (a log's ``spec`` line, a spec's
+    ``extends``): the path must lie, links and ``..`` resolved, inside the
+    folder tree of ``relative_to`` or of one of ``roots`` (``--spec-path``),
+    or be a shipped spec file; an absolute path only inside ``roots`` or
+    the shipped specs. A log must not decide which of the machine's files
+    are read. The user's own ``--spec`` is not confined.
+    """
     shipped = shipped_spec_path(name) if NAME_FORM.fullmatch(name) else None
     if shipped is not None:
         return shipped
+    if confined:
+        return _confined(name, relative_to, roots)
     path = Path(name)
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
@@ -61,6 +80,32 @@ def resolve_spec(name: str, relative_to: Path | None) -> Path:
         known = ", ".join(shipped_spec_names())
         raise SpecError([(Position(escape(name)), f"no spec '{escape(name)}': not a shipped spec ({known}) nor a file")])
     return path
+
+
+def _confined(name: str, relative_to: Path | None, roots: tuple[Path, ...]) -> Path:
+    """A file a log or spec names: the first place it is found among the trusted folders, else ``SpecError``."""
+    given = Path(name)
+    places = [root for root in roots] + [SPECS]
+    if not given.is_absolute() and relative_to is not None:
+        places.insert(0, relative_to)
+    for folder in places:
+        candidate = given if given.is_absolute() else folder / given
+        try:
+            if inside(candidate, folder) and os.path.isfile(candidate):
+                return Path(os.path.realpath(candidate))
+        except (OSError, ValueError):
+            continue
+    shown = escape(name)
+    where = "its own folder" if relative_to is None else "the folder tree of the file that names it"
+    raise SpecError(
+        [
+            (
+                Position(shown),
+                f"no spec '{shown}' here: a log or spec may name a shipped spec ({', '.join(shipped_spec_names())}) or a spec file "
+                f"in {where}; give --spec FILE, or --spec-path DIR to allow the folder it is in",
+            )
+        ]
+    )
 
 
 def _merge(base: Mapping, child: Mapping) -> Mapping:
@@ -103,22 +148,22 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
     return Mapping(entries, keys, child.position)
 
 
-def load_spec(path: Path) -> Spec:
-    """Load, merge (``extends``) and validate a spec file."""
+def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
+    """Load, merge (``extends``) and validate a spec file; ``extends`` may name files below the spec's folder or ``roots``."""
     from referee.spec_model import replace_spec
     from referee.spec_reader import build_spec
 
-    tree, game, stated = _merged_tree(path, 0)
+    tree, game, stated = _merged_tree(path, 0, roots)
     spec = build_spec(tree, str(path))
     return replace_spec(spec, game=game, game_stated=stated) if game else spec
 
 
-def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str, bool]:
+def _merged_tree(path: Path, depth: int, roots: tuple[Path, ...]) -> tuple[Mapping, str, bool]:
     """A spec's node tree over the trees of the specs it extends, at most four deep; the game of the root spec
     (its 'game' line, else its name), and whether the root stated it."""
     from referee.spec_loader import load_file  # PyYAML only when a spec is read, not for cached rules
 
-    tree = load_file(path)
+    tree = load_file(path, SPEC_MARKERS)
     if READ is not None:
         READ.append(path)
     extends = tree.entries.get("extends")
@@ -134,5 +179,9 @@ def _merged_tree(path: Path, depth: int) -> tuple[Mapping, str, bool]:
         raise SpecError([(extends.position, "'extends' nests more than 4 specs deep")])
     if not isinstance(extends, Scalar):
         raise SpecError([(extends.position, "'extends' must name a spec")])
-    base, root_game, stated = _merged_tree(resolve_spec(extends.value, path.parent), depth + 1)
+    try:
+        base_path = resolve_spec(extends.value, path.parent, roots, confined=True)
+    except SpecError as error:
+        raise SpecError([(extends.position, error.message)]) from None
+    base, root_game, stated = _merged_tree(base_path, depth + 1, roots)
     return _merge(base, tree), root_game, stated

@@ -10,6 +10,7 @@ is the spec model's job, by its schema.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -130,18 +131,26 @@ def load_text(text: str, path: str) -> Mapping:
     return tree
 
 
-def load_file(path: Path) -> Mapping:
-    """Read and parse a spec file, bounded in size."""
+def load_file(path: Path, markers: tuple[str, ...] = ()) -> Mapping:
+    """Read and parse a spec (or claims) file: a regular file, bounded in size.
+
+    With ``markers``, a file none of whose lines starts with one of those
+    top-level keys is "not a spec file" and nothing of it is parsed or
+    quoted: an error about a file that is not a spec (``/etc/shadow`` named
+    by mistake or by a hostile log) must not print its lines.
+    """
+    from referee.safe_io import read_bounded, reason
+
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_SPEC_BYTES + 1)
+        data = read_bounded(path, MAX_SPEC_BYTES)
     except OSError as error:
-        raise SpecError([(Position(str(path)), f"cannot read spec: {error.strerror or error}")]) from None
-    if len(data) > MAX_SPEC_BYTES:
-        raise SpecError([(Position(str(path)), f"spec larger than {MAX_SPEC_BYTES} bytes")])
+        raise SpecError([(Position(str(path)), f"cannot read spec: {reason(error)}")]) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise SpecError([(Position(str(path), line), "spec is not valid UTF-8")]) from None
+        raise SpecError([(Position(str(path), line), "not a spec file: not valid UTF-8 text")]) from None
+    if markers and not re.search(r"(?m)^[\"']?(?:" + "|".join(markers) + r")[\"']?[ \t]*:", text):
+        keys = ", ".join(f"'{key}'" for key in markers)
+        raise SpecError([(Position(str(path)), f"not a spec file: a spec is YAML text whose top level has {keys}")])
     return load_text(text, str(path))

@@ -27,6 +27,7 @@ from referee.verdicts import Diagnostic
 
 # A page for a log longer than this would be slow to open; view refuses it (exit 2) rather than write it.
 MAX_LINES = 20_000
+MAX_LOG_BYTES = 64 * 1024 * 1024  # the log a page is made of (a private copy of it is read)
 MAX_PAGE_BYTES = 20 * 1024 * 1024
 _PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over"}
 
@@ -126,7 +127,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         steps.append({"line": event.line, **_delta(previous, current)})
         previous = current
 
-    replay = Replay(source.display, source.base_dir, spec_override, after_event=after)
+    replay = Replay(source.display, source.base_dir, spec_override, after_event=after, spec_roots=source.spec_roots)
     verdict = replay.run_source(source)
     if replay.engine is not None and not players:
         players = list(replay.engine.state.players)
@@ -185,18 +186,29 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
     }
 
 
+SHOWN_BYTES = 400  # of a line, on the timeline
+
+
 def _read_lines(source: LogSource) -> list[str]:
-    """The log's lines as text for the timeline (bad bytes shown replaced); refuses logs too long to view."""
+    """The log's lines as text for the timeline (bad bytes shown replaced, each cut to ``SHOWN_BYTES``); refuses logs
+    too long to view. A line is read in bounded pieces: a 300 MB line costs 64 KB, not 300 MB."""
     stream = source.open()
     try:
-        lines = []
-        for number, raw in enumerate(stream, start=1):
-            if number > MAX_LINES:
+        lines: list[str] = []
+        while True:
+            raw = stream.readline(64 * 1024)
+            if not raw:
+                break
+            if len(lines) >= MAX_LINES:
                 raise InputError(
                     f"the log has more than {MAX_LINES:,} lines: too long for one page (check and explain handle any length)",
                     Position(source.display),
                 )
-            lines.append(raw[:400].decode("utf-8", errors="replace").rstrip("\r\n"))
+            lines.append(raw[:SHOWN_BYTES].decode("utf-8", errors="replace").rstrip("\r\n"))
+            while not raw.endswith(b"\n"):  # the rest of a long line, skipped
+                raw = stream.readline(64 * 1024)
+                if not raw:
+                    break
         return lines
     except OSError as error:
         raise InputError(f"cannot read: {read_problem(source, error)}", Position(source.display)) from None
@@ -205,13 +217,18 @@ def _read_lines(source: LogSource) -> list[str]:
             stream.close()
 
 
-def render_page(data: dict[str, Any], initial_line: int | None = None) -> str:
-    """The HTML page, with the data embedded (``</`` escaped so that no log text can end the script)."""
-    from referee.view_page import template
+def embedded_json(value: Any) -> str:
+    """JSON safe inside a ``<script>`` element: ``<``, ``>``, ``&``, U+2028 and U+2029 as ``\\uXXXX`` escapes, so no
+    text of a log or spec can end the element, open a comment (``<!--``) or break a line of script."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))  # U+2028/2029 are escaped by ensure_ascii
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
-    payload = json.dumps({**data, "initial": initial_line}, ensure_ascii=True, separators=(",", ":"))
-    payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
-    page = template().replace("__DATA__", payload).replace("__TITLE__", _html(data["path"]))
+
+def render_page(data: dict[str, Any], initial_line: int | None = None) -> str:
+    """The HTML page: the title and the data filled in at once (text in one never reaches the other's placeholder)."""
+    from referee.view_page import fill
+
+    page = fill(_html(data["path"]), embedded_json({**data, "initial": initial_line}))
     if len(page.encode("utf-8")) > MAX_PAGE_BYTES:
         raise InputError(f"the page would be larger than {MAX_PAGE_BYTES // (1024 * 1024)} MB", Position(data["path"]))
     return page

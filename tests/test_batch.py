@@ -338,20 +338,25 @@ def test_dask_addresses_that_are_not_addresses_are_one_line_errors(address: str)
     assert result.returncode == 2 and result.stderr.startswith(b"error: --dask ") and len(result.stderr.splitlines()) == 1
 
 
-def _die_on_the_second(source: object) -> str:
+def _die_on_b(source: object) -> str:
+    problem = getattr(source, "problem", None)
+    if problem is not None:
+        return f"lost {getattr(source, 'display', '')}: {problem}"
     if str(getattr(source, "display", "")).endswith("b.log"):
         os._exit(9)  # a worker killed under us (out of memory)
     return "ok"
 
 
-def test_a_worker_that_dies_is_an_error_not_a_crash(tmp_path: Path) -> None:
+@pytest.mark.parametrize("chunk", [1, 3])
+def test_a_worker_that_dies_loses_only_its_log_and_the_others_are_still_done(tmp_path: Path, chunk: int) -> None:
+    """The logs of a dead worker are tried again one by one on a fresh pool; the log whose worker dies again is an
+    entry of its own (the work's entry for a log that cannot be read), in its place."""
     from referee import batch
-    from referee.errors import WorkerError
     from referee.inputs import LogSource
 
-    sources = [LogSource(name, tmp_path / name) for name in ("a.log", "b.log", "c.log", "d.log")]
-    with pytest.raises(WorkerError, match="a worker process died"):
-        list(batch.run_parallel(_die_on_the_second, sources, 2, 1))
+    sources = [LogSource(name, tmp_path / name) for name in ("a.log", "b.log", "c.log", "d.log", "e.log")]
+    got = list(batch.run_parallel(_die_on_b, sources, 2, chunk))
+    assert got == ["ok", f"lost b.log: {batch.LOST}", "ok", "ok", "ok"]
 
 
 def test_ci_formats_carry_hostile_file_names_escaped_and_intact(tmp_path: Path) -> None:

@@ -171,7 +171,9 @@ def test_simulate_several_games_need_a_folder_and_write_checkable_files(tmp_path
     umask = os.umask(0)
     os.umask(umask)
     assert all((path.stat().st_mode & 0o777) == (0o666 & ~umask) for path in out.iterdir())
-    elsewhere = referee("check", str(out), cwd=Path("/"))
+    refused = referee("check", str(out), cwd=Path("/"))  # the spec is outside the logs' folder: the logs may not name it
+    assert refused.returncode == 2 and b"--spec-path DIR" in refused.stderr, refused.stderr
+    elsewhere = referee("check", "--spec-path", str(spec.parent), str(out), cwd=Path("/"))
     assert elsewhere.returncode == 0, elsewhere.stdout
     assert b"game-000007.log" in referee("simulate", "--help").stdout
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from referee.errors import SpecError
 from referee.spec_loader import load_text
 from referee.spec_model import load_spec
+from referee.spec_reader import build_spec
 
 NASTY_YAML = [
     ("'!!int'\n", "must be a mapping"),  # a quoted tag is only a string: not a mapping
@@ -33,24 +34,32 @@ NASTY_YAML = [
 @pytest.mark.parametrize(("text", "expected"), NASTY_YAML)
 def test_nasty_yaml(text: str, expected: str, tmp_path: Path) -> None:
     path = tmp_path / "nasty.yaml"
-    path.write_text(text, encoding="utf-8")
     with pytest.raises(SpecError) as caught:
-        load_spec(path)
+        build_spec(load_text(text, str(path)), str(path))  # what load_spec does with a file that looks like a spec
     rendered = caught.value.render()
     assert expected in rendered or expected in str(caught.value.problems)
     assert rendered.startswith(str(path))
 
 
+@pytest.mark.parametrize(("text", "_"), NASTY_YAML)
+def test_nasty_yaml_that_names_no_spec_key_is_not_a_spec_file_and_nothing_of_it_is_quoted(text: str, _: str, tmp_path: Path) -> None:
+    path = tmp_path / "nasty.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        load_spec(path)
+    assert caught.value.render() == f"{path}: error: not a spec file: a spec is YAML text whose top level has 'format', 'name', 'extends'"
+
+
 def test_nasty_spec_through_the_cli_is_one_line(tmp_path: Path) -> None:
     path = tmp_path / "nasty.yaml"
-    path.write_text("a: !!python/object/apply:os.system ['echo pwned']\n", encoding="utf-8")
+    path.write_text("name: nasty\na: !!python/object/apply:os.system ['echo pwned']\n", encoding="utf-8")
     log = tmp_path / "game.log"
     log.write_text("players Ann Bob\n", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "referee", "check", "--spec", str(path), str(log)], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 2 and "pwned" not in result.stdout
-    assert result.stderr.count("\n") == 1 and f"{path}:1:4: error: explicit tags" in result.stderr
+    assert result.stderr.count("\n") == 1 and f"{path}:2:4: error: explicit tags" in result.stderr
 
 
 def test_escape_control_characters_in_messages(tmp_path: Path) -> None:

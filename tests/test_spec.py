@@ -94,10 +94,11 @@ def test_a_check_without_a_rule(tmp_path: Path) -> None:
 
 
 def test_not_yaml_and_not_a_mapping_and_deep(tmp_path: Path) -> None:
-    assert any("not valid YAML" in p for p in _problems(tmp_path, "a: [\n"))
-    assert any("must be a mapping" in p for p in _problems(tmp_path, "- a\n- b\n"))
-    assert any("nesting deeper" in p for p in _problems(tmp_path, "a: " + "[" * 500 + "]" * 500 + "\n"))
-    assert any("second" in p for p in _problems(tmp_path, "a: 1\n---\nb: 2\n"))
+    assert any("not valid YAML" in p for p in _problems(tmp_path, "name: x\na: [\n"))
+    assert any("must be a mapping" in p for p in _problems(tmp_path, "[\nname: x\n]\n"))
+    assert any("not a spec file" in p for p in _problems(tmp_path, "- a\n- b\n"))
+    assert any("nesting deeper" in p for p in _problems(tmp_path, "name: x\na: " + "[" * 500 + "]" * 500 + "\n"))
+    assert any("second" in p for p in _problems(tmp_path, "name: x\na: 1\n---\nb: 2\n"))
 
 
 def test_oversized_spec(tmp_path: Path) -> None:

@@ -171,7 +171,7 @@ def test_numbers_a_spec_gives_must_fit_the_log_format(tmp_path: Path) -> None:
     )
     out = tmp_path / "games"
     assert referee("simulate", "--spec", str(spec), "--games", "4", "--out", str(out)).returncode == 0
-    assert referee("check", str(out)).returncode == 0
+    assert referee("check", "--spec-path", str(tmp_path), str(out)).returncode == 0
     result = referee("simulate", "--spec", str(ROOT / "tests" / "broken_specs" / "negative-points.yaml"))
     assert result.returncode == 2 and b"negative points" in result.stderr
 
