@@ -225,20 +225,28 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
     connect; so they speak TLS and require a client certificate signed by a
     CA made for this run alone (``Security.temporary()``: kept in memory,
     never written to disk). A client without it is refused at the handshake.
+    The HTTP server a scheduler always starts listens on a free loopback port
+    and serves no route.
     """
     import logging
 
+    import dask
+
     security = distributed.Security.temporary()
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        host="127.0.0.1",
-        protocol="tls://",
-        security=security,
-        silence_logs=logging.CRITICAL,
-    )
+    # The scheduler always starts an HTTP server (health, metrics, JSON): on a free loopback port, serving nothing.
+    http = {"dashboard_address": "127.0.0.1:0"}
+    with dask.config.set({"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}):
+        cluster = distributed.LocalCluster(
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+            protocol="tls://",
+            security=security,
+            silence_logs=logging.CRITICAL,
+            scheduler_kwargs=http,
+        )
     return cluster, security
 
 

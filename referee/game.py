@@ -168,7 +168,8 @@ class Game:
         """The game a log records, replayed up to its end or its first error (``Game.error`` then says which).
 
         ``log`` is the text of a log (a ``str``) or a file (a ``pathlib.Path``):
-        a string is never read as a path. The undo history starts at the end of the log. ``spec`` overrides the log's ``spec`` line: a shipped name, or a
+        a string is never read as a path. The undo history starts at the end of
+        the log. ``spec`` overrides the log's ``spec`` line: a shipped name, or a
         file relative to the current folder (as ``--spec`` is; the log's own ``spec`` line is relative to the log).
         """
         text, path = _log_text(log)

@@ -73,7 +73,7 @@ def resolve_spec(name: str, relative_to: Path | None, roots: tuple[Path, ...] = 
     if not path.is_absolute() and relative_to is not None:
         path = relative_to / path
     try:
-        found = path.is_file()
+        found = path.exists() and not path.is_dir()  # a pipe or a device is found, and refused when read
     except OSError as error:  # a folder on the way that may not be searched
         raise SpecError([(Position(escape(name)), f"cannot read spec: {error.strerror or error}")]) from None
     if not found:
@@ -83,15 +83,24 @@ def resolve_spec(name: str, relative_to: Path | None, roots: tuple[Path, ...] = 
 
 
 def _confined(name: str, relative_to: Path | None, roots: tuple[Path, ...]) -> Path:
-    """A file a log or spec names: the first place it is found among the trusted folders, else ``SpecError``."""
+    """A file a log or spec names: the first place it is found inside a trusted folder, else ``SpecError``.
+
+    A relative name is looked up beside the file that names it, then in each
+    root; it is taken where it lies (links and ``..`` resolved) inside the
+    naming file's folder, a root or the shipped specs. An absolute name only
+    inside a root or the shipped specs.
+    """
     given = Path(name)
-    places = [root for root in roots] + [SPECS]
-    if not given.is_absolute() and relative_to is not None:
-        places.insert(0, relative_to)
-    for folder in places:
-        candidate = given if given.is_absolute() else folder / given
+    trusted = [*roots, SPECS]
+    if given.is_absolute():
+        candidates = [given]
+    else:
+        candidates = ([relative_to / given] if relative_to is not None else []) + [root / given for root in roots]
+        if relative_to is not None:
+            trusted.insert(0, relative_to)
+    for candidate in candidates:
         try:
-            if inside(candidate, folder) and os.path.isfile(candidate):
+            if os.path.exists(candidate) and not os.path.isdir(candidate) and any(inside(candidate, folder) for folder in trusted):
                 return Path(os.path.realpath(candidate))
         except (OSError, ValueError):
             continue
