@@ -725,6 +725,7 @@ def prove(
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
     """
     from referee.inputs import check_output_path
+    from referee.isolate import run_isolated
     from referee.proof.invariants import load_invariants
     from referee.proof.prove import prove_spec
     from referee.proof.queries import Status
@@ -758,7 +759,7 @@ def prove(
     for name, path, compiled in zip(names, paths, loaded, strict=True):
         spec = compiled.spec
         counts = (players,) if players else tuple(range(spec.min_players, spec.max_players + 1))
-        result = prove_spec(path, invariants, invariant_id, counts, timeout_ms)
+        result = run_isolated(prove_spec, path, invariants, invariant_id, counts, timeout_ms)  # out of memory: one line
         result["spec"] = errors.escape(name)  # as the user wrote it (a shipped name, or the path given)
         results.append(result)
         if output_format == "text":
@@ -866,6 +867,14 @@ def _interrupted(signum: int, frame: object) -> None:
     _quiet_exit(errors.EXIT_TERMINATED if signum == signal.SIGTERM else errors.EXIT_INTERRUPTED)
 
 
+def _out_of_memory() -> int:
+    from referee.isolate import OUT_OF_MEMORY
+
+    with contextlib.suppress(Exception):
+        click.echo(f"error: {OUT_OF_MEMORY}", err=True)
+    return errors.EXIT_INPUT
+
+
 def _output_failed(error: OSError) -> int:
     """Standard output cannot be written (a full disk, a closed descriptor): one line, exit 2."""
     with contextlib.suppress(Exception):
@@ -893,9 +902,7 @@ def execute(arguments: list[str]) -> int:
         # The reader of our output went away (``| head``): end quietly, as a program killed by SIGPIPE would.
         return errors.EXIT_CLOSED_OUTPUT
     except MemoryError:
-        with contextlib.suppress(Exception):
-            click.echo("error: out of memory (a limit on this process, or an input too large for it)", err=True)
-        return errors.EXIT_INPUT
+        return _out_of_memory()
     except OSError as error:
         if getattr(error, "filename", None) is None and error.errno in _OUTPUT_ERRNOS:
             return _output_failed(error)
@@ -905,6 +912,10 @@ def execute(arguments: list[str]) -> int:
             return errors.EXIT_CLOSED_OUTPUT
         return stop.code if isinstance(stop.code, int) else (0 if stop.code is None else errors.EXIT_INPUT)
     except Exception as error:  # noqa: BLE001 - the one place bugs are caught
+        from referee.isolate import memory_like
+
+        if memory_like(error):  # the solver's library could not even be loaded under a memory limit
+            return _out_of_memory()
         if _DEBUG:
             raise
         click.echo(

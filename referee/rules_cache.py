@@ -187,12 +187,12 @@ def load(path: Path, build: Callable[[], tuple[Any, list[Path]]], expected: type
     if not enabled:
         return build()[0]
     place = folder()
+    if place is None:
+        return build()[0]
     try:
         data = read_bounded(path, MAX_SPEC_BYTES)
     except OSError:
         return build()[0]  # the loader says why the file cannot be read
-    if place is None:
-        return build()[0]
     key = b"\0".join([os.fsencode(str(path.resolve())), *(os.fsencode(str(root)) for root in roots), os.fsencode(_code_stamp()), data])
     name = _digest(key) + ".pickle"
     descriptor = open_folder(place, create=False)
