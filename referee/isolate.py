@@ -51,7 +51,7 @@ def run_isolated(function: Callable[..., T], *args: Any) -> T:
     import tempfile
 
     reader, writer = os.pipe()
-    errors = tempfile.TemporaryFile()  # the child's standard error, passed on unless it died (a C++ abort's last words)
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed below; the child's standard error, passed on unless it died
     with contextlib.suppress(Exception):
         sys.stderr.flush()
     pid = os.fork()
