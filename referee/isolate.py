@@ -83,6 +83,8 @@ def run_isolated(function: Callable[..., T], *args: Any) -> T:
     with os.fdopen(reader, "rb") as stream:
         data = stream.read()
     _, status = os.waitpid(pid, 0)
+    kind: str
+    value: Any
     kind, value = pickle.loads(data) if data else ("died", None)
     with errors:
         if kind not in ("died", "memory"):
@@ -100,7 +102,8 @@ def run_isolated(function: Callable[..., T], *args: Any) -> T:
         raise reported
     if kind == "raised":
         raise value
-    return value  # type: ignore[no-any-return]
+    result: T = value
+    return result
 
 
 def _pass_on(errors: Any) -> None:
