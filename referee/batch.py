@@ -232,6 +232,9 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
 
     import dask
 
+    # multiprocessing's resource tracker (a process of its own) warns at exit about semaphores a worker killed under
+    # memory pressure left behind: not our output (the error line says what failed).
+    os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
     security = distributed.Security.temporary()
     # The scheduler always starts an HTTP server (health, metrics, JSON): on a free loopback port, serving nothing.
     http = {"dashboard_address": "127.0.0.1:0"}

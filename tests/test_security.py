@@ -491,6 +491,15 @@ def test_prove_under_a_memory_limit_is_one_line_not_an_internal_error_or_a_crash
         assert result.stderr == b"error: out of memory (a limit on this process, or an input too large for it)\n"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("megabytes", [300, 600])
+def test_dask_local_under_a_memory_limit_is_a_result_or_one_line(megabytes: int) -> None:
+    pytest.importorskip("distributed")
+    result = referee_cli("check", "--dask", "local", str(VALID), preexec_fn=_limit_memory(megabytes), timeout=180)
+    assert result.returncode in (0, 2), result.stderr
+    assert len(result.stderr.splitlines()) == (1 if result.returncode == 2 else 0), result.stderr
+
+
 # -- 5. signals
 
 

@@ -125,6 +125,32 @@ def _no_traffic(opened: Opened) -> None:
     assert not opened.problems, opened.problems
 
 
+HOSTILE = ["<!--", "</script><script>alert(1)</script>", "__TITLE__", "__DATA__", "\u2028", "\u2029", "<\\!--", "&lt;b&gt;", "]]>"]
+
+
+@pytest.mark.parametrize("name", ["a\\q.log", "__DATA__.log", "__TITLE__ <!-- x.log"], ids=["backslash", "data", "title-comment"])
+def test_hostile_text_in_the_log_and_its_name_still_shows_the_page(browser: Any, tmp_path: Path, name: str) -> None:
+    """Issue 17's page cases: `<!--` anywhere, `__TITLE__`/`__DATA__` in the text or the name, a backslash in the
+    name, U+2028/2029: the page opens, shows every line as text, runs no script but its own and reports no error."""
+    text = (SCENARIOS / "codes" / "illegal-play.log").read_text(encoding="utf-8")
+    comments = "".join(f"# {piece}\n" for piece in HOSTILE)
+    log = tmp_path / name
+    log.write_text(text.replace("round 1\n", f"{comments}round 1\n", 1), encoding="utf-8")
+    dialogs: list[str] = []
+    opened = _open(browser, log, tmp_path)
+    opened.page.on("dialog", lambda dialog: dialogs.append(dialog.message))
+    timeline = opened.text("#timeline")
+    for piece in HOSTILE:
+        assert piece.strip() in timeline, piece
+    assert opened.page.title() == f"{log} - referee view"
+    opened.page.keyboard.press("End")
+    assert "Line 16: illegal-play [play.match]" in opened.text("#error-panel")
+    assert not dialogs
+    if name == "__DATA__.log":
+        opened.shot("view-hostile-text")
+    _no_traffic(opened)
+
+
 def test_step_to_the_error_with_the_keyboard(browser: Any, tmp_path: Path) -> None:
     opened = _open(browser, SCENARIOS / "codes" / "illegal-play.log", tmp_path)
     page = opened.page
@@ -218,7 +244,7 @@ def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path
     longest = max(games.glob("*.log"), key=lambda log: log.stat().st_size)
     count = len(longest.read_text().split("\n"))
     assert count > 2000
-    opened = _open(browser, longest, tmp_path)
+    opened = _open(browser, longest, tmp_path, "", 1280, "--spec-path", str(tmp_path))  # the spec beside the games' folder
     size = (tmp_path / (longest.stem + ".html")).stat().st_size
     assert size < 5 * 1024 * 1024, size
     page = opened.page
