@@ -81,10 +81,6 @@ class InputError(RefereeError):
     """A file that cannot be read: missing, a directory, too large."""
 
 
-class WorkerError(RefereeError):
-    """The machinery that runs checks elsewhere failed: a worker process died, a Dask cluster went away."""
-
-
 class ReportedError(RefereeError):
     """An input error already rendered as text (a log's unreadable spec, found during replay)."""
 

@@ -265,23 +265,26 @@ def test_the_cache_folder_walk_refuses_links_and_shared_folders(tmp_path: Path) 
 
 
 _DASK_PROBE = """
+import faulthandler, sys
+faulthandler.dump_traceback_later(100, exit=True)  # if it hangs, say where
+import os
 import distributed
 from referee import batch
 
 if __name__ == "__main__":
     cluster, security = batch.local_cluster(distributed, 1)
     try:
-        print(cluster.scheduler_address.startswith("tls://127.0.0.1:"))
+        print(cluster.scheduler_address.startswith("tls://127.0.0.1:"), flush=True)
         for other in (None, distributed.Security.temporary()):  # no TLS at all; TLS with a certificate of their own
             try:
                 distributed.Client(cluster.scheduler_address, timeout="3s", security=other).close()
                 print("connected")
             except Exception as error:
-                print("refused", type(error).__name__)
-        with distributed.Client(cluster.scheduler_address, security=security, timeout="10s") as client:
-            print(client.submit(sum, [1, 2]).result())
+                print("refused", type(error).__name__, flush=True)
+        client = distributed.Client(cluster.scheduler_address, security=security, timeout="10s")
+        print(client.submit(sum, [1, 2]).result(), flush=True)
     finally:
-        cluster.close()
+        os._exit(0)  # the test ends the process group: the refusals are the point, not the teardown
 """
 
 
@@ -296,10 +299,13 @@ def test_a_local_dask_cluster_refuses_a_client_without_its_credentials(tmp_path:
     with out.open("w") as stream:  # a file, not a pipe: a worker process that outlives the cluster cannot hold it open
         process = subprocess.Popen([sys.executable, str(probe)], stdout=stream, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            code = process.wait(timeout=120)
+            code: int | None = process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            code = None
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
+    assert code is not None, f"the probe did not end; it said: {out.read_text()!r}"
     lines = out.read_text().split("\n")
     assert code == 0 and lines[0] == "True" and lines[3] == "3", lines
     assert lines[1].startswith("refused") and lines[2].startswith("refused"), lines
