@@ -350,7 +350,9 @@ def _game_naming(spec_line: str) -> str:
     return text.replace("\nplayers Kim Dan Ivy Fay\n", f"\nplayers Kim Dan Ivy Fay\nspec {spec_line}\n", 1)
 
 
-@pytest.mark.parametrize("how", ["absolute", "dotdot", "symlink"])
+@pytest.mark.parametrize(
+    "how", [pytest.param("absolute", marks=pytest.mark.slow), "dotdot", pytest.param("symlink", marks=pytest.mark.slow)]
+)
 def test_a_log_spec_line_cannot_name_a_file_outside_its_folder(tmp_path: Path, private_file: Path, how: str) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
@@ -555,12 +557,15 @@ def test_sigterm_ends_the_workers_and_exits_143(many_logs: Path) -> None:
         process.communicate()
 
 
-@pytest.mark.parametrize("command", [["check"], ["explain", "--line", "3"], ["adjudicate"]])
+@pytest.mark.parametrize(
+    "command",
+    [["check"], pytest.param(["explain", "--line", "3"], marks=pytest.mark.slow), pytest.param(["adjudicate"], marks=pytest.mark.slow)],
+)
 def test_ctrl_c_stops_reading_a_device_at_once(command: list[str]) -> None:
     args = [*command[:1], "/dev/zero", *command[1:]]
     process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        time.sleep(2.0)  # well into the read
+        time.sleep(0.7)  # well into the read
         sent = time.monotonic()
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=10)
@@ -612,7 +617,7 @@ def test_a_full_disk_on_standard_output_is_one_line_exit_2() -> None:
     assert result.stderr == b"error: cannot write standard output: No space left on device\n"
 
 
-@pytest.mark.parametrize("output", ["json", "sarif", "junit"])
+@pytest.mark.parametrize("output", ["json", pytest.param("sarif", marks=pytest.mark.slow), pytest.param("junit", marks=pytest.mark.slow)])
 def test_a_killed_worker_leaves_a_whole_report(many_logs: Path, output: str) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "referee", "check", "-j", "2", "--format", output, str(many_logs)],

@@ -128,7 +128,11 @@ def _no_traffic(opened: Opened) -> None:
 HOSTILE = ["<!--", "</script><script>alert(1)</script>", "__TITLE__", "__DATA__", "\u2028", "\u2029", "<\\!--", "&lt;b&gt;", "]]>"]
 
 
-@pytest.mark.parametrize("name", ["a\\q.log", "__DATA__.log", "__TITLE__ <!-- x.log"], ids=["backslash", "data", "title-comment"])
+@pytest.mark.parametrize(
+    "name",
+    [pytest.param("a\\q.log", marks=pytest.mark.slow), "__DATA__.log", pytest.param("__TITLE__ <!-- x.log", marks=pytest.mark.slow)],
+    ids=["backslash", "data", "title-comment"],
+)
 def test_hostile_text_in_the_log_and_its_name_still_shows_the_page(browser: Any, tmp_path: Path, name: str) -> None:
     """Issue 17's page cases: `<!--` anywhere, `__TITLE__`/`__DATA__` in the text or the name, a backslash in the
     name, U+2028/2029: the page opens, shows every line as text, runs no script but its own and reports no error."""
