@@ -68,7 +68,7 @@ def _spec_option(default: bool) -> Callable[[F], F]:
         is_flag=True,
         expose_value=False,
         callback=_no_cache,
-        help="Compile the spec afresh: neither read nor write the cache of compiled rules (~/.cache/referee).",
+        help="Compile the spec afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
     )
 
     def both(function: F) -> F:
@@ -79,8 +79,6 @@ def _spec_option(default: bool) -> Callable[[F], F]:
 
 def _spec_roots(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> tuple[Path, ...]:
     """``--spec-path DIR``: folders, resolved once, that a log's ``spec`` line (and a spec's ``extends``) may name files in."""
-    import os
-
     return tuple(Path(os.path.realpath(folder)) for folder in value)
 
 
@@ -677,7 +675,7 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
     is_flag=True,
     expose_value=False,
     callback=_no_cache,
-    help="Compile the specs afresh: neither read nor write the cache of compiled rules (~/.cache/referee).",
+    help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
 )
 @click.option("--invariant", "invariant_id", metavar="ID", help="Prove only this invariant or claim (specs/invariants.yml, specs/claims/).")
 @click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
