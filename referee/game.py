@@ -263,7 +263,15 @@ class Game:
     def legal_moves(self, *, draw_cards: bool = True) -> list[Move]:
         """Every move the rules allow now (see ``referee.moves.legal_moves``; ``draw_cards=False`` lists an observed
         game's draw once, bare, for a caller who names the card drawn)."""
-        return legal_moves(self._engine, draw_cards=draw_cards)
+        moves = legal_moves(self._engine, draw_cards=draw_cards)
+        if moves and isinstance(moves[0].event, ev.Score):  # the round is over: each player's claim is listed until made
+            claimed = set()
+            for event in reversed(self._events):
+                if not isinstance(event, ev.Score):
+                    break
+                claimed.add(event.player)
+            moves = [move for move in moves if not (isinstance(move.event, ev.Score) and move.event.player in claimed)]
+        return moves
 
     def parse(self, text: str) -> Move:
         """A move written as a log line, read as this game writes cards."""

@@ -117,16 +117,15 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
     moves: list[Move] = []
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = []
-    if state.draw_pile_size() == 0:  # what the engine accepts: also a reshuffle with nothing under the top card to move
-        rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
+    rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
+    if state.draw_pile_size() == 0 and rest:  # a reshuffle that moves no card is legal to push, but changes nothing
         reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
         return reshuffle or _draws(engine, penalty.player, draw_cards)
     window = state.uno_player
-    if window is not None:
+    if window is not None and not state.uno_called and not state.uno_caught:  # a second call is legal, and changes nothing
         moves.append(Move(ev.Call(0, names[window])))
-        if not state.uno_called and not state.uno_caught:
-            moves += [Move(ev.Catch(0, names[seat], names[window])) for seat in range(len(names)) if seat != window]
+        moves += [Move(ev.Catch(0, names[seat], names[window])) for seat in range(len(names)) if seat != window]
     moves += reshuffle
     if penalty is not None:
         owner = penalty.player

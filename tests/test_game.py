@@ -171,17 +171,22 @@ def test_draw_cards_false_lists_an_observed_draw_once_and_bare() -> None:
 
 
 @pytest.mark.parametrize("under_top", [0, 3])
-def test_an_empty_draw_pile_lists_the_reshuffle_the_engine_accepts(under_top: int) -> None:
-    """With the draw pile empty, a reshuffle is legal even when nothing lies under the top card (it moves nothing)."""
+def test_an_empty_draw_pile_lists_the_reshuffle_only_when_it_moves_cards(under_top: int) -> None:
+    """With the draw pile empty, a reshuffle is legal even when nothing lies under the top card; it is listed only
+    when it moves cards (a move that changes nothing is not offered: a bot taking it would loop)."""
     game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=3)
     state = game._engine.state  # a rare state, made directly: every card but a few dealt out of the piles
     state.discard_pile[:] = state.draw_pile[:under_top] + state.discard_pile[-1:]
     state.draw_pile.clear()
     moves = [str(move) for move in game.legal_moves()]
     reshuffles = [move for move in moves if move.startswith("reshuffle")]
-    assert len(reshuffles) == 1 and len(reshuffles[0].split()) == 1 + under_top
+    assert len(reshuffles) == (1 if under_top else 0)
     for move in moves:
         assert game.is_legal(move).legal, move
+    if not under_top:
+        assert game.is_legal("reshuffle").legal  # still legal to push
+        return
+    assert len(reshuffles[0].split()) == 1 + under_top
     game.push(reshuffles[0])
     assert len(state.draw_pile) == under_top and len(state.discard_pile) == 1
 
@@ -270,3 +275,45 @@ def test_a_bad_setup_is_a_usage_error() -> None:
     assert isinstance(game.pop(), type(None))  # round 1's deal is the one step to undo
     with pytest.raises(IndexError):
         game.pop()
+
+
+def test_a_uno_call_is_listed_once_and_a_repeat_is_legal_but_not_listed() -> None:
+    """Issue 18: a bot that calls UNO whenever offered looped forever (20,000 accepted calls, out of memory)."""
+    game = _game_at_a_uno_window()
+    calls = [move for move in game.legal_moves() if str(move).endswith("calls uno")]
+    assert len(calls) == 1
+    game.push(calls[0])
+    assert not [move for move in game.legal_moves() if str(move).endswith("calls uno")]
+    assert game.is_legal(calls[0]).legal  # a second call is allowed by the log format, and changes nothing
+
+
+def _game_at_a_uno_window() -> referee.Game:
+    """A game pushed by a seeded random bot until some player may call UNO."""
+    import random
+
+    rng = random.Random(5)
+    for seed in range(50):
+        game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=seed)
+        for _ in range(400):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            if any(str(move).endswith("calls uno") for move in moves):
+                return game
+            game.push(rng.choice(moves))
+    raise AssertionError("no UNO window met")
+
+
+def test_score_claims_are_listed_until_made_and_a_random_bot_reaches_the_next_deal() -> None:
+    import random
+
+    rng = random.Random(2)
+    game = referee.Game.new("house-short-game", ["Ann", "Bob"], seed=4)
+    for _ in range(20_000):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.push(rng.choice([move for move in moves if not str(move).startswith(("Ann draws", "Bob draws"))] or moves))
+    assert game.is_round_over() and not game.legal_moves()
+    claims = [event for event in game._events if type(event).__name__ == "Score"]
+    assert sorted(event.player for event in claims[-2:]) == ["Ann", "Bob"]
