@@ -888,6 +888,10 @@ def execute(arguments: list[str]) -> int:
         return errors.EXIT_CLEAN
     except click.exceptions.Abort:
         return errors.EXIT_INTERRUPTED
+    except click.exceptions.NoArgsIsHelpError as error:  # ``referee`` alone (or a group alone): the usage, as text
+        context = error.ctx
+        click.echo(context.get_help() if context is not None else error.format_message(), err=True)
+        return errors.EXIT_INPUT
     except click.ClickException as error:
         _usage_error(error)
         return errors.EXIT_INPUT

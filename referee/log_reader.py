@@ -136,6 +136,11 @@ class LogReader:
                 first_block = False
                 if block.startswith(_BOM):
                     block = block[3:]
+                wide = wide_encoding(block)
+                if wide is not None:  # one line that says so, not one error per line for every NUL
+                    self._error(1, f"the log is {wide} text, not UTF-8: convert it first ({_CONVERT.format(wide)})")
+                    self.lines = 1
+                    return
             if not block:
                 if too_long or pending:
                     line_number += 1
@@ -471,6 +476,28 @@ class LogReader:
     def _misplaced(self, line: int, what: str, where: str) -> ev.Event | None:
         self._error(line, f"'{what}' out of place: it comes {where}")
         return None
+
+
+_WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"), (b"\xfe\xff", "UTF-16BE"))
+_CONVERT = "iconv -f {0} -t UTF-8 game.log > game-utf8.log; in PowerShell: Get-Content game.log | Set-Content -Encoding utf8 game-utf8.log"
+
+
+def wide_encoding(start: bytes) -> str | None:
+    """UTF-16 or UTF-32 (what Windows PowerShell 5's ``>`` writes), told by a byte-order mark or by NULs every other (or
+    every fourth) byte at the start; None for anything else (UTF-8, or bytes that are no text at all)."""
+    for mark, name in _WIDE_MARKS:
+        if start.startswith(mark):
+            return name
+    sample = start[:64]
+    if len(sample) < 8:
+        return None
+    if not any(byte for index, byte in enumerate(sample[: len(sample) // 4 * 4]) if index % 4) and all(sample[0::4]):
+        return "UTF-32LE"
+    if not any(sample[1::2]) and all(sample[0::2]):
+        return "UTF-16LE"
+    if not any(sample[0::2]) and all(sample[1::2]):
+        return "UTF-16BE"
+    return None
 
 
 def name_problem(name: str) -> str | None:

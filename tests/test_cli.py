@@ -122,3 +122,10 @@ def test_broken_pipe_is_quiet() -> None:
 def test_empty_directory_is_an_input_error(tmp_path: Path) -> None:
     result = referee("check", str(tmp_path))
     assert result.returncode == 2 and result.stdout == "" and "no *.log files" in result.stderr
+
+
+def test_referee_alone_prints_the_usage_as_text() -> None:
+    """Issue 18: it printed the whole help as one escaped ``error:`` line with literal backslash-n."""
+    result = referee()
+    assert result.returncode == 2 and result.stderr.startswith("Usage: referee [OPTIONS] COMMAND [ARGS]...\n")
+    assert "\\n" not in result.stderr and "  check " in result.stderr

@@ -101,3 +101,20 @@ def test_keywords_colours_and_cards_are_case_insensitive() -> None:
 def test_truncated_log_is_valid_so_far() -> None:
     verdict = check_text(HANDS_2P[:-1])
     assert verdict.valid and verdict.rounds and verdict.rounds[0].finished is False
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_a_utf16_or_utf32_log_is_one_line_that_says_so(encoding: str) -> None:
+    """Issue 18: what Windows PowerShell 5's ``>`` writes gave 24 lines of 'not valid UTF-8' and NUL characters."""
+    verdict = check_bytes("players Ann Bob\r\nround 1\r\ndealer Bob\r\n".encode(encoding))
+    (error,) = verdict.errors
+    assert error.line == 1 and "text, not UTF-8: convert it first (iconv -f UTF-" in error.message
+    assert ("UTF-32" if "32" in encoding else "UTF-16") in error.message
+
+
+def test_plain_bytes_are_not_taken_for_utf16() -> None:
+    from referee.log_reader import wide_encoding
+
+    assert wide_encoding(b"players Ann Bob\n") is None
+    assert wide_encoding(b"\x00" * 40) is None
+    assert wide_encoding("players Ann".encode("utf-16-le")) == "UTF-16LE"
