@@ -335,7 +335,15 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     help="Folder for the games, one file each: game-SSSSSS.log, SSSSSS the game's seed (default: one game to standard output).",
 )
 @click.option("--max-rounds", type=click.IntRange(1, 1000), default=200, show_default=True, help="Stop a game after this many rounds.")
-def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int) -> None:
+@click.option(
+    "--target",
+    type=click.IntRange(1, 999_999),
+    metavar="POINTS",
+    help="Write a 'target POINTS' header: play to this score instead of the spec's own target (default: the spec's).",
+)
+def simulate(
+    spec_path: Path, players: int, seed: int, games: int, mode: str, out_dir: Path | None, max_rounds: int, target: int | None
+) -> None:
     """Write random self-play games in the log format.
 
     Each move is one of the legal moves of the library (Game.legal_moves),
@@ -384,7 +392,7 @@ def simulate(spec_path: Path, players: int, seed: int, games: int, mode: str, ou
         prepare_output_folder(out_dir)
     progress = out_dir is not None and games > 1 and sys.stderr is not None and sys.stderr.isatty()
     for number in range(games):
-        text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds)
+        text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds, target=target)
         if out_dir is None:
             click.echo(text, nl=False)
         else:

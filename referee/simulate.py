@@ -85,10 +85,8 @@ class Simulator:
             deck = list(self.rules.spec.deck)
             rng.shuffle(deck)
             yield self._emit(ev.Deck(next_line(), tuple(deck)))
-        if self.target is not None:
+        if self.target is not None:  # only when asked: a game is played to its spec's own target otherwise
             yield self._emit(ev.Target(next_line(), self.target))
-        elif self.optional_header and rng.random() < 0.3:
-            yield self._emit(ev.Target(next_line(), rng.choice((200, 300, 500))))
         state = self.engine.state
         dealer = rng.randrange(len(self.names))
         for number in range(1, self.max_rounds + 1):

@@ -262,3 +262,19 @@ def test_the_shipped_specs_are_found_from_an_uninstalled_source_tree(monkeypatch
     assert folder == Path(spec_model.__file__).resolve().parent.parent / "specs"
     if Path(spec_model.__file__).resolve().parent.parent == Path(__file__).resolve().parent.parent:  # the source tree
         assert (folder / "uno-flip.yaml").is_file() and (folder / "claims" / "uno-flip.yml").is_file()
+
+
+@pytest.mark.parametrize("spec", __import__("referee.spec_extends", fromlist=["x"]).shipped_spec_names())
+def test_simulate_keeps_the_spec_target_unless_told(spec: str, tmp_path: Path) -> None:
+    """Issue 18: with a house target of 250, some simulated logs said target 200, 300 or 500."""
+    out = tmp_path / "games"
+    assert referee("simulate", "--spec", spec, "--games", "8", "--players", "3", "--max-rounds", "3", "--out", str(out)).returncode == 0
+    assert not [path for path in out.iterdir() if b"\ntarget " in path.read_bytes()]
+    assert (
+        referee(
+            "simulate", "--spec", spec, "--games", "1", "--players", "3", "--max-rounds", "3", "--target", "77", "--out", str(out / "t")
+        ).returncode
+        == 0
+    )
+    (log,) = (out / "t").iterdir()
+    assert b"\ntarget 77\n" in log.read_bytes() and referee("check", str(log)).returncode == 0
