@@ -464,8 +464,9 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
 
     Summaries show the option values in force under the spec (a house spec
     with a 300-point target says 300). Shipped specs: uno-flip (the official
-    rules), house-stacking, house-dealer-chooses, house-short-game and
-    house-lowest-score; any spec file may be given instead.
+    rules of UNO Flip), uno (classic UNO), house-dealer-chooses,
+    house-lowest-score, house-short-game and house-stacking; any spec file
+    may be given instead.
 
     \b
     Examples:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -159,3 +160,33 @@ def test_the_library_examples_run(tmp_path: Path) -> None:
         completed = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
         assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split()[-1] == "True"  # the bot's game checks clean
+
+
+def test_the_shipped_spec_lists_in_the_help_and_the_docs_are_the_shipped_specs() -> None:
+    """Issue 18: `rules --help` and docs/commands.md left `uno` out; the lists are compared with the specs shipped."""
+    import re as regex
+
+    from referee.cli import rules
+    from referee.spec_extends import shipped_spec_names
+
+    shipped = set(shipped_spec_names())
+    help_text = " ".join((rules.help or "").split())
+    named = set(regex.findall(r"\b(uno-flip|uno|house-[a-z-]+)\b", help_text.split("Shipped specs:")[1].split(";")[0]))
+    assert named == shipped
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
+    listed = text.split("- **Specs.** `--spec` takes a shipped spec name (")[1].split(")")[0]
+    assert set(regex.findall(r"`([a-z-]+)`", listed)) == shipped
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_shell_completion_as_documented(shell: str) -> None:
+    text = (DOCS / "commands.md").read_text(encoding="utf-8")
+    assert f"_REFEREE_COMPLETE={shell}_source referee" in text
+    result = subprocess.run(
+        [sys.executable, "-c", "from referee.entry import run; run()"],
+        env={**os.environ, "_REFEREE_COMPLETE": f"{shell}_source"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0 and "_REFEREE_COMPLETE" in result.stdout, result.stderr
