@@ -312,9 +312,25 @@ class Game:
 
     @property
     def turn(self) -> str | None:
-        """Whose turn it is while a round is played (a pending penalty or colour is that player's to settle first)."""
+        """The one player who must act now while a round is played: the drawer of a penalty owed (or its challenger), the
+        chooser of a colour, else the player whose turn it is; None between rounds. Others may still act too (a catch,
+        the next player after a draw): ``to_move`` lists them all."""
         state = self._engine.state
-        return state.players[state.turn] if state.phase is PLAYING else None
+        if state.phase is not PLAYING:
+            return None
+        if state.penalties:
+            return state.players[state.penalties[0].player]
+        if state.choose_by is not None:
+            return state.players[state.choose_by]
+        return state.players[state.turn]
+
+    @property
+    def to_move(self) -> tuple[str, ...]:
+        """Every player who has a legal move now, in the order of ``legal_moves()`` (a catch is anyone's; after a
+        draw the next player may move; after a round each player who has not claimed a score). A reshuffle is the
+        table's, nobody's: when it is the only move, ``to_move`` is empty."""
+        players = (getattr(move.event, "player", None) for move in self.legal_moves(draw_cards=False))
+        return tuple(dict.fromkeys(player for player in players if player is not None))
 
     def is_round_over(self) -> bool:
         return self._engine.state.phase in (ROUND_OVER, GAME_OVER)

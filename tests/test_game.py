@@ -317,3 +317,45 @@ def test_score_claims_are_listed_until_made_and_a_random_bot_reaches_the_next_de
     assert game.is_round_over() and not game.legal_moves()
     claims = [event for event in game._events if type(event).__name__ == "Score"]
     assert sorted(event.player for event in claims[-2:]) == ["Ann", "Bob"]
+
+
+@pytest.mark.parametrize("spec", ["uno-flip", "uno", "house-stacking"])
+def test_turn_is_the_one_player_who_must_act_and_to_move_everyone_who_may(spec: str) -> None:
+    """Issue 18: while Bob owed a guilty-challenge penalty, ``turn`` said Ann and every legal move was Bob's. Over
+    random games of every phase: the moves only the player on turn makes (a draw of a penalty, a challenge, a colour
+    choice, a play or draw of the turn) are ``turn``'s or, after a draw, the next player's; ``to_move`` is exactly the
+    players of the legal moves, and holds ``turn`` whenever a round is played."""
+    import random
+
+    from referee import events as ev
+
+    seen = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = referee.Game.new(spec, ["Ann", "Bob", "Cat"], seed=seed)
+        for _ in range(600):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            state = game._engine.state
+            turn = game.turn
+            players = {getattr(move.event, "player", None) for move in moves} - {None}
+            assert set(game.to_move) == players
+            if turn is not None:
+                assert turn in game.to_move or all(isinstance(move.event, ev.Reshuffle) for move in moves)  # nobody's move
+                nxt = state.players[state.next_player(state.turn)] if state.drew else None
+                for move in moves:
+                    if isinstance(move.event, ev.Catch | ev.Call | ev.Reshuffle):
+                        continue
+                    assert move.event.player in (turn, nxt), (str(move), turn)  # type: ignore[union-attr]
+                if state.penalties:
+                    seen.add("penalty")
+                    assert turn == state.players[state.penalties[0].player]
+                elif state.choose_by is not None:
+                    seen.add("choose")
+            game.push(rng.choice(moves))
+    assert "penalty" in seen
+    # A colour to choose (rare in random play): a wild turned up at the start, which the dealer's left names.
+    text = (ROOT / "scenarios" / "house" / "dealer-chooses-official.log").read_text(encoding="utf-8")
+    game = referee.Game.from_log("".join(text.splitlines(keepends=True)[:8]))
+    assert game._engine.state.choose_by is not None and game.turn == "Ann" and game.to_move == ("Ann",)
