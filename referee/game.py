@@ -196,11 +196,26 @@ class Game:
         if replay.engine is None:
             problem = verdict.errors[0] if verdict.errors else None
             raise UsageError(f"{display}:{problem.line}: {problem.message}" if problem else f"{display}: the log has no complete header")
-        game = cls(replay.engine.rules)
-        game._engine = replay.engine
-        game._events = sorted(replay.header, key=lambda event: event.line) + applied
+        game = cls(replay.engine.rules, sorted(replay.header, key=lambda event: event.line))
+        game._replay(applied)
         game.error = verdict.errors[0] if verdict.errors else None
         return game
+
+    def _replay(self, events: Sequence[ev.Event]) -> None:
+        """Apply a log's events (already judged legal) as steps ``pop`` undoes: each round's setup as one step (as
+        ``next_round`` makes it), each move as one."""
+        setup: list[ev.Event] = []
+        for event in events:
+            if isinstance(event, _SETUP):
+                setup.append(event)
+                continue
+            if setup:
+                self._step(setup, None)
+                setup = []
+            if self._step([event], Move.of(event)) is not None:  # pragma: no cover - the replay judged it legal
+                raise UsageError(f"line {event.line}: the replayed move was not accepted again")
+        if setup:
+            self._step(setup, None)
 
     error: Diagnostic | None = None
 
@@ -304,6 +319,83 @@ class Game:
         del self._events[before:]
         return move
 
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves pushed (or replayed from a log), oldest first; round deals are not moves."""
+        return [move for _, _, move in self._undo if move is not None]
+
+    def peek(self) -> Move | None:
+        """The last move, or None when there is none (``IndexError`` never: python-chess raises, a bot asks)."""
+        stack = self.move_stack
+        return stack[-1] if stack else None
+
+    # -- copies, pickling and positions
+
+    def copy(self) -> Game:
+        """An independent game in the same position with the same history: pushing on one never changes the other.
+        Costs one state copy (cards, faces and rules are immutable and shared)."""
+        other = Game(self.rules)
+        engine, mine = other._engine, self._engine
+        engine.restore(mine.snapshot())
+        engine.warnings[:] = mine.warnings
+        engine.rounds[:] = mine.rounds
+        engine.disputes[:] = mine.disputes
+        other._events = list(self._events)
+        other._undo = list(self._undo)  # snapshots are never changed: restoring copies them
+        other.error = self.error
+        return other
+
+    __copy__ = copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its spec and its log, replayed when loaded (the same on the compiled and the pure build)."""
+        return (_unpickle, (self.rules.spec.path, self.log()))
+
+    def position(self) -> tuple[Any, ...]:
+        """What decides the rest of the game, as a hashable value: where every card is, whose move it is and what is
+        owed, the scores; not how it came about (line numbers, the moves made)."""
+        state = self._engine.state
+        pile = tuple(state.draw_pile) if state.full_mode else tuple(sorted((card.token, n) for card, n in state.draw_counts.items() if n))
+        penalties = tuple(
+            (p.player, p.count, p.until_colour, p.extra, p.catch, p.loses_turn, p.next_turn, p.played_by, p.challengeable, p.guilty,
+             p.started, p.stack_kind, p.colour_before, p.into_discard)
+            for p in state.penalties
+        )  # fmt: skip
+        return (
+            self.rules.spec.name,
+            state.players,
+            state.round_number,
+            state.phase,
+            state.dealer,
+            state.side,
+            state.direction,
+            state.turn,
+            state.colour,
+            state.choose_by,
+            state.full_mode,
+            pile,
+            tuple(state.discard_pile),
+            tuple(tuple(sorted((card.token, n) for card, n in hand.items() if n)) for hand in state.hands),
+            penalties,
+            state.drew,
+            state.drawn_card,
+            state.uno_player,
+            state.uno_called,
+            state.uno_caught,
+            tuple(state.totals),
+            state.target,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when they are in the same position (``position()``), whatever the moves that led there."""
+        return isinstance(other, Game) and self.position() == other.position()
+
+    def __hash__(self) -> int:
+        return hash(self.position())
+
     # -- what is there
 
     @property
@@ -361,6 +453,13 @@ class Game:
     def verdict(self) -> Report:
         """The game so far, checked as ``referee check`` checks its log."""
         return check(self.log(), spec=self.rules.spec.path)
+
+
+_SETUP = (ev.Round, ev.Dealer, ev.Shuffle, ev.Hand, ev.Start)
+
+
+def _unpickle(spec: str, log: str) -> Game:
+    return Game.from_log(log, spec=spec)
 
 
 def _placed(event: ev.Event, line: int) -> ev.Event:

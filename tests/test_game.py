@@ -359,3 +359,61 @@ def test_turn_is_the_one_player_who_must_act_and_to_move_everyone_who_may(spec: 
     text = (ROOT / "scenarios" / "house" / "dealer-chooses-official.log").read_text(encoding="utf-8")
     game = referee.Game.from_log("".join(text.splitlines(keepends=True)[:8]))
     assert game._engine.state.choose_by is not None and game.turn == "Ann" and game.to_move == ("Ann",)
+
+
+def _played(seed: int, moves: int, spec: str = "uno-flip", mode: str = "full") -> referee.Game:
+    """A seeded random bot's game, stopped after ``moves`` moves or when the round is over."""
+    import random
+
+    rng = random.Random(seed)
+    game = referee.Game.new(spec, ["Ann", "Bob", "Cat"], seed=seed, mode=mode)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal or game.is_round_over():
+            break
+        game.push(rng.choice(legal))
+    return game
+
+
+@pytest.mark.parametrize("mode", ["full", "observed"])
+def test_copies_are_independent_and_equal_until_one_moves(mode: str) -> None:
+    """Issue 18: ``copy.deepcopy`` raised on the compiled build, ``pickle`` failed on both, ``copy.copy`` shared state."""
+    import copy
+    import pickle
+
+    game = _played(3, 40, mode=mode)
+    before = game.log()
+    for other in (game.copy(), copy.copy(game), copy.deepcopy(game), pickle.loads(pickle.dumps(game))):
+        assert other == game and hash(other) == hash(game) and other.log() == before
+        assert other.move_stack == game.move_stack and other.peek() == game.peek()
+        other.push(other.legal_moves()[-1])
+        assert other != game and game.log() == before  # the original did not move
+        other.pop()
+        assert other == game
+    again = referee.Game.from_log(game.log())
+    assert again == game and again.move_stack == game.move_stack
+
+
+def test_two_move_orders_reaching_one_position_compare_equal() -> None:
+    """Score claims change nothing: made in either order, the games are in one position (and hash alike)."""
+    game = _played(5, 5000, spec="house-short-game")
+    assert game.is_round_over()
+    first, second = game.copy(), game.copy()
+    claims = game.legal_moves()
+    assert len(claims) == 3
+    for move in claims:
+        first.push(move)
+    for move in reversed(claims):
+        second.push(move)
+    assert first.log() != second.log() and first == second and hash(first) == hash(second)
+    assert len({first, second}) == 1
+
+
+def test_pop_after_from_log_undoes_moves_then_deals() -> None:
+    game = referee.Game.from_log(ROOT / "scenarios" / "games" / "game-full-4p.log")
+    moves = len(game.move_stack)
+    assert moves > 100 and game.peek() == game.move_stack[-1]
+    last = game.pop()
+    assert last is not None and len(game.move_stack) == moves - 1
+    game.push(last)
+    assert len(game.move_stack) == moves
