@@ -15,15 +15,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-__all__ = ["Game", "IllegalMove", "Legality", "Move", "MoveError", "Report", "check"]
+__all__ = ["Game", "HeldCard", "IllegalMove", "Legality", "Move", "MoveError", "Report", "check"]
 
 if TYPE_CHECKING:
     from referee.errors import IllegalMove
-    from referee.game import Game, Legality, Report, check
+    from referee.game import Game, HeldCard, Legality, Report, check
     from referee.moves import Move, MoveError
 
 _LAZY = {
     "Game": "referee.game",
+    "HeldCard": "referee.game",
     "Legality": "referee.game",
     "Report": "referee.game",
     "check": "referee.game",
@@ -41,3 +42,8 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    """The library's names too (they are imported on first use), so that ``dir(referee)`` and completion show them."""
+    return sorted({*__all__, "__version__", *(name for name in globals() if name.startswith("__"))})

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee import events as ev
+from referee.cards import Card, Face
 from referee.compiler import Rules, load_rules
 from referee.deal import deal_order, goes_back
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
@@ -38,6 +39,28 @@ from referee.spec_model import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 MODES = ("full", "observed")
+
+
+class HeldCard(str):
+    """A card as ``Game.hand`` and ``Game.top`` give it: the card's token (so it prints, compares and is pushed as the log
+    writes it), with ``card`` (the physical ``Card``), ``face`` (the face showing on the side in play), ``colour``
+    (that face's colour, None for a wild) and ``points`` (what it scores on that side)."""
+
+    card: Card
+    face: Face
+    points: int
+
+    def __new__(cls, token: str, card: Card, face: Face, points: int) -> HeldCard:
+        held = super().__new__(cls, token)
+        held.card, held.face, held.points = card, face, points
+        return held
+
+    @property
+    def colour(self) -> str | None:
+        return self.face.colour
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (HeldCard, (str(self), self.card, self.face, self.points))
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,11 +463,48 @@ class Game:
 
         return state_data(self._engine)
 
-    def hand(self, player: str) -> list[str]:
-        """The cards ``player`` holds, as physical cards, sorted."""
+    def hand(self, player: str) -> list[HeldCard]:
+        """The cards ``player`` holds, sorted: each a ``HeldCard``, the card's token (a ``str``, as a log writes it)
+        that also says its ``face`` showing now, that face's ``colour`` and its ``points``."""
         state = self._engine.state
         hand = state.hands[state.seat[player]]
-        return sorted(card.token for card, count in hand.items() for _ in range(count))
+        return [self._held(card) for card in sorted(hand, key=lambda card: card.token) for _ in range(hand[card])]
+
+    def _held(self, card: Card) -> HeldCard:
+        face = card.faces[self._engine.state.side]
+        return HeldCard(card.token, card, face, self.rules.faces[face].points)
+
+    @property
+    def top(self) -> HeldCard | None:
+        """The top card of the discard pile (None before a card is turned up)."""
+        pile = self._engine.state.discard_pile
+        return self._held(pile[-1]) if pile else None
+
+    @property
+    def colour(self) -> str | None:
+        """The colour in play (None while a colour is still to be chosen, or between rounds)."""
+        return self._engine.state.colour
+
+    @property
+    def side(self) -> str:
+        """The side in play, by the spec's name for it (``light`` or ``dark`` in UNO Flip)."""
+        return self.rules.spec.side_names[self._engine.state.side]
+
+    @property
+    def direction(self) -> str:
+        """``left`` (clockwise, the first seat after the dealer moves next) or ``right``, as ``state()`` says."""
+        return "left" if self._engine.state.direction == 1 else "right"
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's total so far (0 for all before a round is scored)."""
+        state = self._engine.state
+        return {name: state.totals[seat] if seat < len(state.totals) else 0 for seat, name in enumerate(state.players)}
+
+    @property
+    def draw_pile_size(self) -> int:
+        """How many cards the draw pile holds."""
+        return self._engine.state.draw_pile_size()
 
     def log(self) -> str:
         """The game so far as a log that ``referee check`` accepts."""

@@ -417,3 +417,27 @@ def test_pop_after_from_log_undoes_moves_then_deals() -> None:
     assert last is not None and len(game.move_stack) == moves - 1
     game.push(last)
     assert len(game.move_stack) == moves
+
+
+@pytest.mark.parametrize("spec", ["uno-flip", "uno"])
+def test_typed_accessors_agree_with_the_state(spec: str) -> None:
+    """Issue 18: a bot had to dig in ``state()``'s dictionary for the top card, the colour, the scores and points."""
+    game = _played(11, 60, spec=spec)
+    state = game.state()
+    assert game.top is not None and game.top == state["top_card"]["card"] and str(game.top.face) == state["top_card"]["face"]
+    assert game.colour == state["colour_in_play"] and game.side == state["side"] and game.direction == state["direction"]
+    assert game.draw_pile_size == state["draw_pile"]
+    assert set(game.scores) == set(game.players) and all(isinstance(total, int) for total in game.scores.values())
+    for player in game.players:
+        held = game.hand(player)
+        assert len(held) == state["hands"][player]
+        side = game._engine.state.side
+        for card in held:
+            assert isinstance(card, str) and card.face is card.card.faces[side] and card.colour == card.face.colour
+            assert card.points == game.rules.faces[card.face].points
+
+
+def test_dir_of_the_package_lists_the_library() -> None:
+    names = dir(referee)
+    assert {"Game", "Move", "check", "HeldCard", "Report", "__version__"} <= set(names)
+    assert "TYPE_CHECKING" not in names and "annotations" not in names
