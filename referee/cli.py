@@ -459,7 +459,13 @@ def explain(
 @click.argument("rule_id", required=False)
 @_spec_option(True)
 @_format_option
-def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
+@click.option(
+    "--deck",
+    is_flag=True,
+    help="Print the spec's deck instead: every physical card, grouped by its first face (in UNO Flip, what each light "
+    "face is paired with), with how many there are.",
+)
+def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
 
     Summaries show the option values in force under the spec (a house spec
@@ -473,6 +479,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
       referee rules                          # every rule of the official spec
       referee rules challenge.innocent       # one rule, with the options that change it
       referee rules --spec house-stacking penalty.no-stacking
+      referee rules --deck                   # which dark face each light face is paired with
     """
     import json
 
@@ -480,6 +487,11 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str) -> None:
 
     compiled = _load_rules(spec_path)
     spec = compiled.spec
+    if deck:
+        if rule_id is not None:
+            raise click.UsageError("--deck prints the whole deck: give no rule id with it")
+        _print_deck(compiled, output_format)
+        return
     chosen = list(spec.rules)
     if rule_id is not None:
         chosen = [rule for rule in spec.rules if rule.id == rule_id]
@@ -585,6 +597,26 @@ def adjudicate(
     if unreadable:
         raise SystemExit(errors.EXIT_INPUT)
     raise SystemExit(errors.EXIT_FINDINGS if bad else errors.EXIT_CLEAN)
+
+
+def _print_deck(compiled: Any, output_format: str) -> None:
+    """The deck, a line per first face: ``red-1  2  red-1/pink-3 red-1/purple-2`` (how many, then the cards)."""
+    import json
+    from collections import Counter
+
+    counts = Counter(card.token for card in compiled.deck)
+    groups: dict[str, list[str]] = {}
+    for token in sorted(counts):
+        groups.setdefault(token.partition("/")[0], []).append(token)
+    if output_format == "json":
+        cards = [{"card": token, "count": counts[token]} for token in sorted(counts)]
+        click.echo(json.dumps({"spec": compiled.spec.name, "cards": sum(counts.values()), "deck": cards}, indent=1))
+        return
+    width = max(len(face) for face in groups)
+    for face, tokens in groups.items():
+        total = sum(counts[token] for token in tokens)
+        shown = " ".join(f"{token}" + (f" x{counts[token]}" if counts[token] > 1 else "") for token in tokens)
+        click.echo(errors.escape(f"{face:<{width}}  {total}  {shown}"))
 
 
 def _default_spec() -> Path:

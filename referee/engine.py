@@ -142,7 +142,8 @@ class Engine:
         if card is None:
             raise Reject("unknown-card", "known-card", f"'{token}' is not a card of the deck: {legality.why_unknown(self.rules, token)}")
         if card not in self.state.deck_counts:
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a physical card of this deck")
+            pairs = legality.pairing(self.rules, self.state.deck_counts, token)
+            raise Reject("unknown-card", "known-card", f"'{token}' is not a physical card of this deck{pairs}")
         if len(self._deck_cards) < 10_000:
             self._deck_cards[token] = card
         return card
@@ -255,7 +256,7 @@ class Engine:
         if "/" in token:
             self.card(token)
         elif not self.rules.catalogue.is_face(token):
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {legality.any_side(self.rules)}")
+            raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
         if state.phase is not PLAYING:
             legality.not_in_play(state)
         stacked: Penalty | None = None

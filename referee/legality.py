@@ -90,19 +90,52 @@ def no_catch_owed(state: GameState) -> None:
 
 
 def why_unknown(rules: Rules, token: str) -> str:
-    """Why ``token`` names no card of this game, in the spec's own side names."""
+    """Why ``token`` names no card of this game, in the spec's own side names, with the nearest face if one is near."""
     catalogue = rules.catalogue
     names = rules.spec.side_names
     if len(names) == 1:
-        return "a card of this game is written as its face (red-7)" if "/" in token else f"'{token}' is not a face of this game"
+        if "/" in token:
+            return "a card of this game is written as its face (red-7)"
+        return f"'{token}' is not a face of this game{nearest_face(rules, token, 0)}"
     light, _, dark = token.partition("/")
     if catalogue.face(light, 0) is None:
-        return f"'{light}' is not a {names[0]} face" + (f" (it is a {names[1]} face)" if catalogue.face(light, 1) else "")
-    return f"'{dark}' is not a {names[1]} face" + (f" (it is a {names[0]} face)" if catalogue.face(dark, 0) else "")
+        if catalogue.face(light, 1) is not None:
+            return f"'{light}' is not a {names[0]} face (it is a {names[1]} face)"
+        return f"'{light}' is not a {names[0]} face{nearest_face(rules, light, 0)}"
+    if catalogue.face(dark, 1) is None and catalogue.face(dark, 0) is not None:
+        return f"'{dark}' is not a {names[1]} face (it is a {names[0]} face)"
+    return f"'{dark}' is not a {names[1]} face{nearest_face(rules, dark, 1)}"
+
+
+def nearest_face(rules: Rules, token: str, side: int | None) -> str:
+    """`` (did you mean 'X'?)`` with the face of ``side`` (None: of any side) nearest to a mistyped ``token`` (``_``
+    read as ``-``)."""
+    from referee.log_reader import did_you_mean
+
+    faces = {face.token for face in rules.faces if side is None or face.side == side}
+    fixed = token.replace("_", "-").lower()
+    if fixed in faces:
+        return f" (did you mean '{fixed}'?)"
+    return did_you_mean(fixed, faces, 3)
+
+
+def pairing(rules: Rules, deck: object, token: str) -> str:
+    """What the light face of a physical card that is not in this deck is paired with here: ``; red-1 is red-1/pink-3
+    or red-1/purple-2 here`` (the UNO Flip deck pairs each light face with one or two dark faces)."""
+    light = token.partition("/")[0]
+    cards = sorted({card.token for card in deck if card.token.partition("/")[0] == light})  # type: ignore[attr-defined]
+    if not cards:
+        return ""
+    return f"; {light} is {' or '.join(cards)} here"
 
 
 def any_side(rules: Rules) -> str:
     return "either side" if rules.spec.sides == 2 else "this game"
+
+
+def not_a_face(rules: Rules, token: str) -> str:
+    """The message for a face that no side has, with the nearest face of any side."""
+    return f"'{token}' is not a face of {any_side(rules)}{nearest_face(rules, token, None)}"
 
 
 def resolve_in_hand(engine: Engine, seat: int, token: str) -> Card:
@@ -127,7 +160,7 @@ def resolve_in_hand(engine: Engine, seat: int, token: str) -> Card:
         names = rules.spec.side_names
         other = next((other for other in range(len(names)) if other != side and catalogue.face(token, other)), None)
         if other is None:
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a face of {any_side(rules)}")
+            raise Reject("unknown-card", "known-card", not_a_face(rules, token))
         raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
     found = [card for card in hand if card.faces[side] == face]
     if not found:

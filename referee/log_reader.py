@@ -262,7 +262,8 @@ class LogReader:
             if verb in VERBS:
                 return self._event_line(line, first, verb, tokens)
         if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2:
-            self._error(line, f"unknown verb '{_show(tokens[1])}' (expected one of: {', '.join(sorted(VERBS))})")
+            hint = did_you_mean(tokens[1].lower(), VERBS)
+            self._error(line, f"unknown verb '{_show(tokens[1])}'{hint} (expected one of: {', '.join(sorted(VERBS))})")
         else:
             self._error(line, f"unknown line '{_show(first)}'")
         return None
@@ -398,7 +399,9 @@ class LogReader:
                 return self._arity(line, "P plays CARD [COLOUR]")
             card = args[0].lower()
             if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
-                self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3)")
+                fixed = card.replace("_", "-")
+                hint = f" (did you mean '{fixed}'?)" if _FACE.fullmatch(fixed) or _CARD.fullmatch(fixed) else ""
+                self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
                 return None
             if len(self._good_plays) < 10_000:
                 self._good_plays[args[0]] = card
@@ -423,6 +426,9 @@ class LogReader:
                 return None
             return ev.Choose(line, player, colour)
         if verb == "calls":
+            if len(args) == 1 and args[0].lower() != "uno" and args[0].lower().strip("!.") == "uno":
+                self._error(line, f"'{_show(args[0])}' is written 'uno': the line is 'P calls uno'")
+                return None
             if len(args) != 1 or args[0].lower() != "uno":
                 return self._arity(line, "P calls uno")
             return ev.Call(line, player)
@@ -498,6 +504,14 @@ def wide_encoding(start: bytes) -> str | None:
     if not any(sample[0::2]) and all(sample[1::2]):
         return "UTF-16BE"
     return None
+
+
+def did_you_mean(word: str, choices: frozenset[str] | list[str] | set[str], most: int = 1) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a mistyped ``word`` (up to ``most`` of them), or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(choices), n=most, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(name) for name in close)}?)" if close else ""
 
 
 def name_problem(name: str) -> str | None:

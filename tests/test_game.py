@@ -7,6 +7,7 @@ import doctest
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -441,3 +442,39 @@ def test_dir_of_the_package_lists_the_library() -> None:
     names = dir(referee)
     assert {"Game", "Move", "check", "HeldCard", "Report", "__version__"} <= set(names)
     assert "TYPE_CHECKING" not in names and "annotations" not in names
+
+
+@pytest.mark.parametrize(
+    ("spec", "move", "expected"),
+    [
+        (
+            "uno-flip",
+            "Ann plays red-1/pink-1",
+            "'red-1/pink-1' is not a physical card of this deck; red-1 is red-1/pink-3 or red-1/purple-2 here",
+        ),
+        ("uno-flip", "Ann plays wild-draw-2", "is not a face of either side (did you mean 'wild-draw-two'"),
+        ("uno-flip", "Ann plays purple-skip-all", "'purple-skip-everyone'"),
+        ("uno-flip", "Ann plays red-1/pnk-3", "'pnk-3' is not a dark face (did you mean 'pink-3'"),
+        ("uno", "Ann plays wild-draw-for", "is not a face of this game (did you mean 'wild-draw-four'"),
+        ("uno", "Ann plays red_1", "(did you mean 'red-1'"),
+    ],
+)
+def test_card_typos_get_the_deck_pairing_or_a_did_you_mean(spec: str, move: str, expected: str) -> None:
+    """Issue 18: 'red-1/pink-1 is not a physical card' did not say what red-1 is paired with; card typos had no hint."""
+    game = referee.Game.new(spec, ["Ann", "Bob"], seed=1)
+    verdict = game.is_legal(move)
+    assert verdict.code == "unknown-card" and expected in (verdict.message or ""), verdict.message
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Ann calls UNO!", "'UNO!' is written 'uno': the line is 'P calls uno'"),
+        ("Ann plais red-1", "unknown verb 'plais' (did you mean 'plays'?)"),
+        ("Ann plays red_1", "is not written as a face (red-7) or a card (red-7/teal-3) (did you mean 'red-1'?)"),
+    ],
+)
+def test_line_typos_say_what_was_meant(line: str, expected: str) -> None:
+    game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1)
+    with pytest.raises(MoveError, match=re.escape(expected)):
+        game.parse(line)

@@ -37,6 +37,12 @@ def referee_cli(*args: str | bytes, cwd: Path | None = None, env: dict[str, str]
     return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, timeout=timeout, cwd=cwd, env=environment, **extra)
 
 
+@pytest.fixture(autouse=True)
+def cache_on(monkeypatch: Any) -> None:
+    """The cache tests need the cache: another test in this process may have run a command with --no-cache."""
+    monkeypatch.setattr(rules_cache, "enabled", True)
+
+
 @pytest.fixture
 def private_file(tmp_path: Path) -> Path:
     """A file the logs must not be able to read: YAML-ish lines, as /etc/shadow has."""
