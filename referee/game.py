@@ -166,6 +166,7 @@ class Game:
         mode: str = "full",
         shuffle: Sequence[str] | None = None,
         seed: int | None = None,
+        target: int | None = None,
     ) -> Game:
         """A new game dealt for round 1: ``spec`` a shipped name, a file or compiled rules (default: UNO Flip).
 
@@ -173,7 +174,7 @@ class Game:
         ``observed`` writes each hand and the card turned up, as a table
         record would. ``shuffle`` (the draw pile, top card first) or ``seed``
         (a shuffle of the spec's deck) decide the cards; ``dealer`` defaults
-        to the last player.
+        to the last player. ``target`` plays to that score instead of the spec's (the log gets a ``target`` line).
         """
         players = _checked_names(players)
         rules = _rules(spec)
@@ -182,6 +183,10 @@ class Game:
         header: list[ev.Event] = [ev.Players(1, tuple(players))]
         if rules.spec.name != default_spec_name():
             header.append(ev.SpecName(2, spec if isinstance(spec, str) and not spec.endswith((".yaml", ".yml")) else rules.spec.path))
+        if target is not None:
+            if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 999_999:
+                raise ValueError(f"target is a whole number of points from 1 to 999999, not {target!r}")
+            header.append(ev.Target(len(header) + 1, target))
         game = cls(rules, header)
         game.next_round(dealer=dealer, mode=mode, shuffle=shuffle, seed=seed)
         return game

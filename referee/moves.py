@@ -19,6 +19,18 @@ from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
 
 _EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Reshuffle, ev.Score)
+_ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card
+_VERBS: dict[type, str] = {
+    ev.Play: "plays",
+    ev.Draw: "draws",
+    ev.Pass: "passes",
+    ev.Choose: "chooses",
+    ev.Call: "calls",
+    ev.Catch: "catches",
+    ev.Challenge: "challenges",
+    ev.Score: "scores",
+    ev.Reshuffle: "reshuffle",
+}
 
 
 class MoveError(RefereeError, ValueError):
@@ -41,15 +53,23 @@ class Move:
     event: ev.Event  # with line 0: the line is given when the move is pushed
 
     @staticmethod
-    def parse(text: str, form: CardForm = PAIRS) -> Move:
-        """A move written as a log line; ``MoveError`` when it is not one (the reader's syntax message)."""
-        reader = LogReader()
-        reader.set_form(form)
-        event = reader.parse_event_line(0, text)
-        if event is None or reader.errors or not isinstance(event, _EVENT_TYPES):
-            problem = reader.errors[0].message if reader.errors else "not an event of a round"
-            raise MoveError(f"'{escape(text)}' is not a move: {problem}")
-        return Move(event)
+    def parse(text: str, form: CardForm | None = None) -> Move:
+        """A move written as a log line; ``MoveError`` when it is not one (the reader's syntax message).
+
+        ``form`` is how the game writes cards (``Game.parse`` passes its own); without it, a line is read as a game
+        of two sides writes it (``red-7/teal-3``) or else as a game of one side does (``red-7``): any game's move.
+        """
+        forms = (form,) if form is not None else (PAIRS, _ONE_SIDE)
+        problem = "not an event of a round"
+        for candidate in forms:
+            reader = LogReader()
+            reader.set_form(candidate)
+            event = reader.parse_event_line(0, text)
+            if event is not None and not reader.errors and isinstance(event, _EVENT_TYPES):
+                return Move(event)
+            if candidate is forms[0]:
+                problem = reader.errors[0].message if reader.errors else problem
+        raise MoveError(f"'{escape(text)}' is not a move: {problem}")
 
     @staticmethod
     def of(event: ev.Event) -> Move:
@@ -66,8 +86,14 @@ class Move:
 
     @property
     def verb(self) -> str:
-        text = str(self)
-        return text.split()[0] if isinstance(self.event, ev.Reshuffle) else text.split()[1]
+        """``plays``, ``draws``, ``passes``, ``chooses``, ``calls``, ``catches``, ``challenges``, ``scores`` or
+        ``reshuffle``: read from the event's type (no line is formatted)."""
+        return _VERBS[type(self.event)]
+
+    @property
+    def target(self) -> str | None:
+        """The other player of a catch or a challenge."""
+        return self.event.target if isinstance(self.event, ev.Catch | ev.Challenge) else None
 
     @property
     def card(self) -> str | None:

@@ -478,3 +478,28 @@ def test_line_typos_say_what_was_meant(line: str, expected: str) -> None:
     game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1)
     with pytest.raises(MoveError, match=re.escape(expected)):
         game.parse(line)
+
+
+def test_move_fields_are_typed_and_the_verb_is_read_from_the_event() -> None:
+    """Issue 18: ``verb`` formatted the whole line to split it (a bot's largest cost); ``target`` was missing; and
+    ``Move.parse('Ann draws red-5')`` failed for classic UNO (only ``game.parse`` knew the card form)."""
+    game = _played(9, 80)
+    for move in game.legal_moves() + game.move_stack:
+        words = str(move).split()
+        assert move.verb == (words[0] if words[0] == "reshuffle" else words[1])
+        assert move.player == (None if words[0] == "reshuffle" else words[0])
+    assert Move.parse("Bob catches Ann").target == "Ann" and Move.parse("Cat challenges Bob").target == "Bob"
+    assert Move.parse("Ann plays red-5").target is None
+    classic = Move.parse("Ann draws red-5")
+    assert classic.cards == ("red-5",) and str(classic) == "Ann draws red-5"
+    with pytest.raises(MoveError, match="is not a colour"):
+        Move.parse("Ann plays red-7 cyan")
+
+
+def test_game_new_takes_a_target() -> None:
+    game = referee.Game.new("uno", ["Ann", "Bob"], seed=1, target=50)
+    assert "\ntarget 50\n" in game.log() and referee.check(game.log()).valid
+    assert referee.Game.from_log(game.log())._engine.state.target == 50
+    for bad in (0, -5, 10**7, "50", True):
+        with pytest.raises(ValueError):
+            referee.Game.new("uno", ["Ann", "Bob"], seed=1, target=bad)  # type: ignore[arg-type]
