@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee import events as ev
-from referee.engine import PLAYING, Engine
+from referee.cards import Card
+from referee.engine import PLAYING, Engine, GameState
 from referee.errors import RefereeError, escape
 from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
@@ -124,10 +125,10 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
     """Every move the rules allow in the engine's state, in a stable order.
 
     Draws: in full mode the bare ``P draws`` (the referee knows the pile); in
-    observed mode one move per distinct card still in the draw pile (a draw
-    names its cards, one at a time), or, with ``draw_cards=False``, one bare
-    ``P draws`` for a caller who knows the real pile and names the card itself
-    (``simulate`` does). Plays are written as physical cards, a
+    observed mode one draw naming one card of the draw pile, as chance would
+    give it (``drawn_by_chance``; every other card of the pile is as legal to
+    push), or, with ``draw_cards=False``, one bare ``P draws`` for a caller who
+    knows the real pile and names the card itself (``simulate`` does). Plays are written as physical cards, a
     wild once per colour of the side. After a round: each player's score
     claim. The next round's setup is ``Game.next_round``, not a move.
     """
@@ -200,12 +201,30 @@ def _plays(engine: Engine, seat: int, card: object) -> list[Move]:
 
 
 def _draws(engine: Engine, seat: int, draw_cards: bool) -> list[Move]:
+    """The turn's draw, once: bare in full mode (the referee knows the pile) or when asked; in observed mode naming one
+    card of the draw pile, as chance would give it (``drawn_by_chance``). Any other card of the pile may be pushed."""
     state = engine.state
     name = state.players[seat]
     if state.full_mode or state.draw_pile_size() == 0 or not draw_cards:
         return [Move(ev.Draw(0, name, ()))]
-    return [
-        Move(ev.Draw(0, name, (card.token,)))
-        for card in sorted(state.draw_counts, key=lambda card: card.token)
-        if state.draw_counts[card] > 0
-    ]
+    card = drawn_by_chance(state)
+    return [Move(ev.Draw(0, name, (card.token,)))] if card is not None else [Move(ev.Draw(0, name, ()))]
+
+
+def drawn_by_chance(state: GameState) -> Card | None:
+    """The card an observed game's draw names in ``legal_moves``: each card of the draw pile as likely as the pile
+    holds copies of it, chosen by a stable function of the state (the same state lists the same draw, in any
+    process: no randomness), so that a bot choosing uniformly among the moves draws as often as in a full game, not
+    once per distinct card."""
+    from zlib import crc32
+
+    total = state.observed_size
+    if total <= 0:
+        return None
+    key = f"{state.round_number}:{state.turn}:{len(state.discard_pile)}:{total}:{state.hand_sizes}:{state.side}"
+    index = crc32(key.encode("ascii")) % total
+    for card, count in state.draw_counts.items():
+        if index < count:
+            return card
+        index -= max(count, 0)
+    return next((card for card, count in state.draw_counts.items() if count > 0), None)  # the size and counts disagree

@@ -160,12 +160,28 @@ def test_a_rejected_play_after_a_draw_leaves_the_turn_where_it_was() -> None:
     assert _picture(game) == before and game.turn == mover and game.state()["drew_this_turn"]
 
 
-def test_draw_cards_false_lists_an_observed_draw_once_and_bare() -> None:
-    """Without the cards, each draw named by card collapses to one bare draw; every other move is listed the same."""
+def test_an_observed_draw_is_listed_once_named_by_chance_or_bare() -> None:
+    """Issue 18: one draw per distinct card (52 of 60 moves in a fresh 2-player game) made a uniform bot nearly always
+    draw, and its games never ended. Now one named draw, each card as likely as the pile holds copies of it; any other
+    card of the pile is as legal to push; without the cards, the draw is bare; every other move is listed the same."""
+    from collections import Counter
+
+    from referee.moves import drawn_by_chance
+
     game = referee.Game.new("uno-flip", ["Ann", "Bob", "Cat"], mode="observed", seed=5)
     named = [str(move) for move in game.legal_moves()]
     bare = [str(move) for move in game.legal_moves(draw_cards=False)]
-    assert sum(1 for move in named if " draws " in move) > 1
+    draws = [move for move in named if " draws " in move]
+    assert len(draws) == 1 and named == [str(move) for move in game.legal_moves()]  # the same position lists the same
+    state = game._engine.state
+    for card, count in list(state.draw_counts.items()):
+        if count:
+            assert game.is_legal(f"{draws[0].split()[0]} draws {card.token}").legal
+    seen: Counter[str] = Counter()
+    for round_number in range(400):  # over many positions the chance follows the pile's counts
+        state.round_number = round_number
+        seen[drawn_by_chance(state).token] += 1  # type: ignore[attr-defined]
+    assert len(seen) > 20
     drawers = {move.split()[0] for move in named if " draws " in move}
     assert [move for move in bare if move.endswith(" draws")] == [f"{name} draws" for name in sorted(drawers)]
     assert [move for move in named if " draws" not in move] == [move for move in bare if " draws" not in move]
@@ -503,3 +519,44 @@ def test_game_new_takes_a_target() -> None:
     for bad in (0, -5, 10**7, "50", True):
         with pytest.raises(ValueError):
             referee.Game.new("uno", ["Ann", "Bob"], seed=1, target=bad)  # type: ignore[arg-type]
+
+
+def _random_game_ends(spec: str, seed: int, mode: str, checked_steps: int, most_moves: int) -> int:
+    """A uniform random bot's whole game: every move listed in the first ``checked_steps`` steps changes the position
+    (score claims excepted: a round's record, not a change); the game ends within ``most_moves``. Its move count."""
+    rng = random.Random(seed)
+    game = referee.Game.new(spec, ["Ann", "Bob", "Cat", "Dan"][: 2 + seed % 3], seed=seed, mode=mode)
+    moves = 0
+    while not game.is_game_over():
+        legal = game.legal_moves()
+        if not legal:
+            game.next_round(seed=rng.randrange(10**6))
+            continue
+        if moves < checked_steps:
+            before = game.position()
+            for move in legal:
+                if move.verb == "scores":
+                    continue
+                game.push(move)
+                assert game.position() != before, f"{move} changes nothing"
+                game.pop()
+        game.push(rng.choice(legal))
+        moves += 1
+        assert moves <= most_moves, f"{spec} {mode} seed {seed}: no end after {most_moves} moves"
+    return moves
+
+
+@pytest.mark.parametrize("mode", ["full", "observed"])
+@pytest.mark.parametrize("spec", ["uno-flip", "uno"])
+def test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing(spec: str, mode: str) -> None:
+    """Issue 18: a bot calling UNO whenever offered looped until out of memory; in observed mode a uniform bot nearly
+    always drew and never finished. The bound is the one docs/library.md states (tests/perf/bench_games.py measures)."""
+    assert _random_game_ends(spec, 1, mode, 150, 100_000) > 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", ["full", "observed"])
+@pytest.mark.parametrize("spec", __import__("referee.spec_extends", fromlist=["x"]).shipped_spec_names())
+def test_random_bots_end_every_game_of_every_spec(spec: str, mode: str) -> None:
+    for seed in range(4):
+        _random_game_ends(spec, seed, mode, 400, 100_000)
