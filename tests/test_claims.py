@@ -197,9 +197,8 @@ def test_a_house_spec_that_changes_play_must_restate_the_claim(tmp_path: Path) -
     shipped = (ROOT / "specs" / "house-short-game.yaml").read_text(encoding="utf-8")
     assert "claims:" in shipped
     unsaid = tmp_path / "short.yaml"
-    unsaid.write_text(
-        shipped.split("# The rulebook's claim")[0].replace("extends: uno-flip", f"extends: {ROOT / 'specs' / 'uno-flip.yaml'}")
-    )
+    (tmp_path / "base.yaml").write_bytes((ROOT / "specs" / "uno-flip.yaml").read_bytes())  # beside it: extends stays in its folder
+    unsaid.write_text(shipped.split("# The rulebook's claim")[0].replace("extends: uno-flip", "extends: base.yaml"))
     result = prove_spec(unsaid, INVARIANTS, counterexamples=False)
     assert {o.id for o in result["claims"] if o.status == "refuted"} == {"play.draw-five"}
 
