@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,15 +31,26 @@ def test_there_are_scenarios_for_every_code_and_ruling() -> None:
     assert set(range(1, 26)) <= rulings
 
 
+@functools.cache
+def _folder_reports(folder: Path) -> dict[str, dict]:  # type: ignore[type-arg]
+    """One real ``referee check --format json`` over every scenario of a folder, from that folder (a process per log
+    cost the quick tier 20 s): each log's entry, by name."""
+    names = sorted(path.name for path in folder.glob("*.log"))
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "check", "--format", "json", *names], cwd=folder, capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode in (0, 1), completed.stderr
+    return {entry["path"]: entry for entry in json.loads(completed.stdout)["files"]}
+
+
 @pytest.mark.parametrize("log", LOGS, ids=_id)
 def test_scenario(log: Path) -> None:
-    code, report = run_check(log)
+    report = {"files": [_folder_reports(log.parent)[log.name]]}
     expected = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
     assert report == expected, (
         "report differs from the golden file; if the change is deliberate, run tests/regenerate_scenarios.py and review"
     )
     (verdict,) = report["files"]
-    assert code == (0 if verdict["valid"] else 1)
     assert "input_error" not in verdict
     if "games" in log.parts:  # whole games: scenarios/games and scenarios/classic/games
         assert verdict["valid"] and verdict["game_winner"] is not None
@@ -46,6 +60,15 @@ def test_scenario(log: Path) -> None:
     errors, warnings = inline_expectations(log)
     assert [(e["line"], e["code"]) for e in verdict["errors"]] == errors
     assert [(w["line"], w["code"]) for w in verdict["warnings"]] == warnings
+
+
+@pytest.mark.parametrize("name", ["codes/illegal-play.log", "rulings/r04-start-number.log", "classic/illegal-play.log"])
+def test_a_scenario_alone_exits_by_its_verdict(name: str) -> None:
+    """Each scenario checked alone, as a user runs it: exit 0 when valid, 1 when not, and the golden report."""
+    log = SCENARIOS / name
+    code, report = run_check(log)
+    assert report == json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+    assert code == (0 if report["files"][0]["valid"] else 1)
 
 
 @pytest.mark.parametrize("pair", ["stacking", "dealer-chooses", "short-draw-five", "short-target", "lowest-score"])
