@@ -262,3 +262,25 @@ def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path
     print(f"\n{count - 1} lines: page {size / 1024:.0f} KiB, 32 steps in {elapsed:.2f} s")
     assert elapsed < 10
     _no_traffic(opened)
+
+
+def test_lines_after_the_first_error_are_marked_not_replayed(browser: Any, tmp_path: Path) -> None:
+    """Issue 18: lines after the first error looked like replayed lines but showed the state from before it."""
+    log = tmp_path / "after-error.log"
+    text = (SCENARIOS / "codes" / "illegal-play.log").read_text(encoding="utf-8")
+    log.write_text(text + "Ann plays red-1/pink-3\nBob draws\n", encoding="utf-8")
+    opened = _open(browser, log, tmp_path)
+    page = opened.page
+    items = page.locator("#timeline li")
+    assert items.count() == 9
+    assert "unplayed" not in (items.nth(6).get_attribute("class") or "") and "error" in (items.nth(6).get_attribute("class") or "")
+    assert all("unplayed" in (items.nth(i).get_attribute("class") or "") for i in (7, 8))
+    page.keyboard.press("End")
+    assert opened.text("#position") == "line 9 of 9"
+    panel = opened.text("#unplayed-panel")
+    assert "Line 9 is not replayed" in panel and "first error (line 7)" in panel
+    assert page.locator("#line-9").get_attribute("aria-label").startswith("line 9: not replayed: ")  # type: ignore[union-attr]
+    opened.shot("view-after-error")
+    page.keyboard.press("Home")
+    assert page.locator("#unplayed-panel").count() == 0
+    _no_traffic(opened)
