@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -167,6 +167,7 @@ class Game:
         shuffle: Sequence[str] | None = None,
         seed: int | None = None,
         target: int | None = None,
+        options: Mapping[str, Any] | None = None,
     ) -> Game:
         """A new game dealt for round 1: ``spec`` a shipped name, a file or compiled rules (default: UNO Flip).
 
@@ -175,6 +176,9 @@ class Game:
         record would. ``shuffle`` (the draw pile, top card first) or ``seed``
         (a shuffle of the spec's deck) decide the cards; ``dealer`` defaults
         to the last player. ``target`` plays to that score instead of the spec's (the log gets a ``target`` line).
+        ``options`` sets what a log's header can state besides its spec: ``target`` (as above) and ``deck`` (the
+        physical cards, in any order: another pairing of the same faces; the log gets a ``deck`` line). Any other
+        option is a ``ValueError``: a log names only its spec, so another rule needs a house spec file.
         """
         players = _checked_names(players)
         rules = _rules(spec)
@@ -183,6 +187,21 @@ class Game:
         header: list[ev.Event] = [ev.Players(1, tuple(players))]
         if rules.spec.name != default_spec_name():
             header.append(ev.SpecName(2, spec if isinstance(spec, str) and not spec.endswith((".yaml", ".yml")) else rules.spec.path))
+        chosen = dict(options or {})
+        unknown = sorted(set(chosen) - {"target", "deck"})
+        if unknown:
+            raise ValueError(
+                f"option {unknown[0]!r} cannot be set by Game.new: a log states only its spec, its deck and its target; "
+                "write a house spec (docs/spec-language.md) and pass its file as spec"
+            )
+        if target is not None and chosen.get("target", target) != target:
+            raise ValueError("target is given twice, with two values")
+        target = chosen.get("target", target)
+        deck = chosen.get("deck")
+        if deck is not None:
+            if isinstance(deck, str) or not all(isinstance(card, str) for card in deck):
+                raise ValueError("deck is a sequence of physical cards, each a str such as 'red-1/pink-3'")
+            header.append(ev.Deck(len(header) + 1, tuple(deck)))
         if target is not None:
             if isinstance(target, bool) or not isinstance(target, int) or not 1 <= target <= 999_999:
                 raise ValueError(f"target is a whole number of points from 1 to 999999, not {target!r}")

@@ -560,3 +560,22 @@ def test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing(sp
 def test_random_bots_end_every_game_of_every_spec(spec: str, mode: str) -> None:
     for seed in range(4):
         _random_game_ends(spec, seed, mode, 400, 100_000)
+
+
+def test_game_new_options_set_what_a_log_header_states() -> None:
+    """``options``: the deck (another pairing of the same faces) and the target, each written in the header; any other
+    option needs a house spec, since a log names only its spec."""
+    cards = [card.token for card in referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1)._engine.state.deck]
+    first, other = cards[0].split("/"), next(card.split("/") for card in cards if card.split("/")[0] != cards[0].split("/")[0])
+    paired = list(cards)
+    paired[cards.index("/".join(first))] = f"{first[0]}/{other[1]}"
+    paired[cards.index("/".join(other))] = f"{other[0]}/{first[1]}"
+    game = referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1, options={"deck": paired, "target": 300})
+    lines = game.log().splitlines()
+    assert lines[1].startswith("deck ") and lines[2] == "target 300" and referee.check(game.log()).valid
+    assert f"{first[0]}/{other[1]}" in {card.token for card in game._engine.state.deck}
+    for bad in ({"stacking": True}, {"deck": "red-1/pink-3"}, {"target": 0}):
+        with pytest.raises(ValueError):
+            referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1, options=bad)
+    with pytest.raises(ValueError, match="given twice"):
+        referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1, target=200, options={"target": 300})
