@@ -287,8 +287,13 @@ if __name__ == "__main__":
                 print("connected")
             except Exception as error:
                 print("refused", type(error).__name__, flush=True)
-        client = distributed.Client(cluster.scheduler_address, security=security, timeout="60s")
-        print(len(client.scheduler_info()["workers"]) + 3, flush=True)  # our own credentials are let in
+        for attempt in range(3):  # under load the handshake can time out; our own credentials must be let in
+            try:
+                client = distributed.Client(cluster.scheduler_address, security=security, timeout="60s")
+                print(len(client.scheduler_info()["workers"]) + 3, flush=True)
+                break
+            except Exception as error:
+                print("ours failed", type(error).__name__, error, flush=True)
     finally:
         os._exit(0)  # the test ends the process group: the refusals are the point, not the teardown
 """
@@ -313,7 +318,7 @@ def test_a_local_dask_cluster_refuses_a_client_without_its_credentials(tmp_path:
                 os.killpg(process.pid, signal.SIGKILL)
     assert code is not None, f"the probe did not end; it said: {out.read_text()!r}"
     lines = out.read_text().split("\n")
-    assert code == 0 and lines[0] == "True" and lines[3] == "3", lines
+    assert code == 0 and lines[0] == "True" and "3" in lines[3:], lines
     assert lines[1].startswith("refused") and lines[2].startswith("refused"), lines
 
 
