@@ -232,9 +232,6 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
 
     import dask
 
-    # multiprocessing's resource tracker (a process of its own) warns at exit about semaphores a worker killed under
-    # memory pressure left behind: not our output (the error line says what failed).
-    os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
     security = distributed.Security.temporary()
     # The scheduler always starts an HTTP server (health, metrics, JSON): on a free loopback port, serving nothing.
     http = {"dashboard_address": "127.0.0.1:0"}
@@ -259,6 +256,9 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], wh
 
     from referee.errors import UsageError, escape
 
+    # multiprocessing's resource tracker (a process of its own, started with the first semaphore) warns at exit about
+    # semaphores a worker killed under memory pressure left behind: not our output (the error line says what failed).
+    os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
     try:
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
