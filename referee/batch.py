@@ -22,6 +22,7 @@ import contextlib
 import importlib
 import itertools
 import os
+import re
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -182,6 +183,12 @@ def _take(window: deque[_Entry], pool: _Pool, work: Callable[[LogSource], R]) ->
         return []
 
 
+# What distributed takes as a scheduler's address: an optional scheme, a host and a port (or an in-process address).
+_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):[0-9]{1,5}|inproc://[^/\s]+/[0-9]+/[0-9]+"
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Cluster:
     """A Dask cluster to run on: ``local`` (started here, TLS with throw-away credentials) or a scheduler's address,
@@ -271,6 +278,8 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], wh
             cluster, security = local_cluster(distributed, default_jobs())
             client = distributed.Client(cluster, security=security)
         else:
+            if not _ADDRESS.fullmatch(address):
+                raise UsageError(f"--dask {escape(address)}: not a scheduler address (tcp://HOST:PORT, tls://HOST:PORT or local)")
             security = read_security(where.security, distributed) if where.security is not None else None
             client = distributed.Client(address, timeout="10s", security=security)
     except (UsageError, MemoryError):
@@ -281,6 +290,9 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], wh
         if isinstance(error, RefereeError):
             raise
         reason = str(error) or type(error).__name__
+        import gc
+
+        gc.collect()  # a half-made Client closes itself when collected: here, not inside the next Client's start-up
         raise UsageError(f"--dask {escape(address)}: cannot reach the scheduler: {escape(reason)}") from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))

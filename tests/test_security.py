@@ -273,6 +273,7 @@ def test_the_cache_folder_walk_refuses_links_and_shared_folders(tmp_path: Path) 
 _DASK_PROBE = """
 import faulthandler, sys
 faulthandler.dump_traceback_later(100, exit=True)  # if it hangs, say where
+import gc
 import os
 import distributed
 from referee import batch
@@ -287,6 +288,7 @@ if __name__ == "__main__":
                 print("connected")
             except Exception as error:
                 print("refused", type(error).__name__, flush=True)
+            gc.collect()  # a half-made Client closes itself when collected: here, not inside the next one's start-up
         for attempt in range(3):  # under load the handshake can time out; our own credentials must be let in
             try:
                 client = distributed.Client(cluster.scheduler_address, security=security, timeout="60s")
