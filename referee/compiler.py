@@ -74,6 +74,13 @@ class Rules:
     dealer_step: int
     reshuffle_keeps_top: bool = True
     flip_chooser: str = "next-player"
+    # The house rules (docs/house-rules.md): who may play on a penalty owed (the penalty's kind -> the kinds that may
+    # go on it), and the four switches.
+    stacking: dict[str, frozenset[str]] | None = None
+    seven_swaps: bool = False
+    zero_rotates: bool = False
+    jump_in: bool = False
+    draw_until_playable: bool = False
 
     def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
         return (Rules, tuple(getattr(self, item.name) for item in fields(self)))
@@ -84,7 +91,8 @@ def compile_spec(spec: Spec) -> Rules:
     catalogue = Catalogue(spec)
     kinds = {kind.name: kind for kind in spec.kinds}
     options = spec.settings
-    stacking = set(options.stacking)
+    stacking = {owed: frozenset(allowed) for owed, allowed in options.stacking}
+    stackers = frozenset(kind for allowed in stacking.values() for kind in allowed)
     faces: dict[Face, FaceRules] = {}
     for side_faces in catalogue.faces:
         for face in side_faces.values():
@@ -108,7 +116,7 @@ def compile_spec(spec: Spec) -> Rules:
                 choose_colour="choose-colour" in effects,
                 restricted="only-without-colour-in-play" in effects,
                 challengeable="challengeable" in effects,
-                stackable=face.kind in stacking,
+                stackable=face.kind in stackers,
                 rule=kind.rule,
                 start_rule=kind.start_rule,
                 at_start=frozenset(kind.at_start),
@@ -139,6 +147,11 @@ def compile_spec(spec: Spec) -> Rules:
         dealer_step=1 if options.dealer_rotation == "left" else -1,
         reshuffle_keeps_top=options.reshuffle == "keep-top",
         flip_chooser=options.flip_colour_chooser,
+        stacking=stacking,
+        seven_swaps=options.seven_swaps,
+        zero_rotates=options.zero_rotates,
+        jump_in=options.jump_in,
+        draw_until_playable=options.draw_until_playable,
     )
 
 

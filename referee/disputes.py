@@ -111,6 +111,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
     engine.close_window()
     penalty.challengeable = False
     penalty.bluff = False
+    penalty.stack_kind = None  # a penalty a challenge produced is never stacked on
     base_count = penalty.count
     evidence = tuple(card.token for card in penalty.evidence)
     ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT

@@ -147,3 +147,33 @@ def catch_drawer(catcher_draws: bool, catcher: Any, caught: Any) -> Any:
     """Who draws the option uno-catch-penalty after a valid catch (rule uno.catch): the caught player, unless the
     spec's ``disputes: catch`` says the catcher."""
     return catcher if catcher_draws else caught
+
+
+# -- the house rules (docs/house-rules.md): what a swap, a rotation and a stack do, read by the engine and the model
+
+
+def swap_source(seat: Any, swapper: Any, other: Any, choose: Any) -> Any:
+    """After ``swapper`` swaps hands with ``other`` (house rule seven swaps): whose hand ``seat`` now holds.
+    ``choose(condition, then, otherwise)`` is the caller's conditional: Python's in the engine, ``z3.If`` in the model."""
+    return choose(seat == swapper, other, choose(seat == other, swapper, seat))
+
+
+def rotation_source(seat: Any, direction: Any, players: int) -> Any:
+    """After a 0 (house rule zero rotates) every hand passes to the next player in the direction of play: ``seat`` now
+    holds the hand of the player before it."""
+    return (seat - direction) % players
+
+
+def rotation_target(seat: Any, direction: Any, players: int) -> Any:
+    """Where the hand ``seat`` held goes in a rotation: to the next player (the inverse of ``rotation_source``)."""
+    return next_seat(seat, direction, players)
+
+
+def stacked_total(draw: Any, owed_before: Any) -> Any:
+    """A draw card played on a penalty owed (option stacking): the next player owes both, added up."""
+    return draw + owed_before
+
+
+def python_choice(condition: bool, then: Any, otherwise: Any) -> Any:
+    """The engine's ``choose`` for ``swap_source``: a plain conditional."""
+    return then if condition else otherwise

@@ -79,6 +79,7 @@ class Engine:
             ev.Call: lambda event: disputes.call(self, event),
             ev.Catch: lambda event: disputes.catch(self, event),
             ev.Challenge: lambda event: disputes.challenge(self, event),
+            ev.Swap: self._swap,
             ev.Reshuffle: self._reshuffle,
             ev.Score: self._score,
         }
@@ -101,6 +102,8 @@ class Engine:
                     "start-again",
                     "the card turned up went back into the draw pile: another 'start' line must follow",
                 )
+            if state.swap_by is not None:
+                self._swap_due(event)
             self._handlers[type(event)](event)
         except Reject as reject:
             rule = self.rules.check_rules[reject.check]
@@ -275,8 +278,16 @@ class Engine:
                 raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
         if state.choose_by is not None:
             legality.must_not_choose(state, seat, play=True)
+        if state.drawing:
+            self._draw_unfinished()
+        jumped = False
         if stacked is None and state.turn != seat:
-            legality.turn_gate(state, seat)
+            if self.rules.jump_in and legality.jumps_in(self, seat, token):
+                jumped = True  # play goes on from the jumper, as if it were their turn; the turn player's draw is over
+                state.drew = False
+                state.drawn_card = None
+            else:
+                legality.turn_gate(state, seat)
         card = self.resolve_in_hand(seat, token)
         if state.drew and card != state.drawn_card:
             drawn = state.drawn_card
@@ -308,6 +319,8 @@ class Engine:
             raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
         if state.uno_player is not None:
             self.close_window()
+        if jumped:
+            state.turn = seat
         self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
@@ -334,14 +347,61 @@ class Engine:
         if stacked is not None:
             state.penalties.pop(0)
             extra = stacked.count
+            if stacked.bluff:  # a bluff stacked on can no longer be challenged: warned at its own line
+                self._warn_bluff(stacked)
         if face_rules.plain and extra == 0:  # effects.play for a face without effects, inlined: the hot path
             state.turn = (seat + state.direction) % len(state.players)
         else:
             self.apply_effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
+        elif state.hand_sizes[seat] and face_rules.face.number is not None:
+            number = face_rules.face.number
+            if number == 7 and self.rules.seven_swaps:
+                state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
+            elif number == 0 and self.rules.zero_rotates:
+                self.rotate_hands()
         if state.penalties:
             self.settle()
+
+    def rotate_hands(self) -> None:
+        """Zero rotates: every hand passes to the next player in the direction of play, and every UNO window closes
+        (a player handed one card owes no call for it)."""
+        state = self.state
+        hands, sizes = list(state.hands), list(state.hand_sizes)
+        for seat in range(state.player_count):
+            source = effects.rotation_source(seat, state.direction, state.player_count)
+            state.hands[seat] = hands[source]
+            state.hand_sizes[seat] = sizes[source]
+        self.close_window()
+
+    def _swap_due(self, event: ev.Event) -> None:
+        """After a 7 with cards left, only its player's valid UNO call or a valid ``P swaps Q`` may come (swap-missing)."""
+        state = self.state
+        swapper = state.swap_by
+        assert swapper is not None
+        name = self.name_of(swapper)
+        if isinstance(event, ev.Swap) and event.player == name and event.target != name and event.target in state.seat:
+            return
+        if isinstance(event, ev.Call) and event.player == name and state.uno_player == swapper and state.hand_sizes[swapper] == 1:
+            return
+        others = tuple(f"{name} swaps {other}" for other in state.players if other != name)
+        raise Reject("swap-missing", "swap", f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others)
+
+    def _swap(self, event: ev.Swap) -> None:
+        state = self.state
+        swapper = state.swap_by
+        if swapper is None or not self.rules.seven_swaps:
+            why = "only right after a 7 under the house rule seven swaps" if not self.rules.seven_swaps else "no 7 was just played"
+            raise Reject("out-of-turn", "turn", f"{event.player} may not swap hands now: a swap comes {why}")
+        other = self.seat_of(event.target)
+        self.close_window()  # the 7's player's UNO window closes at the swap
+        hands, sizes = list(state.hands), list(state.hand_sizes)
+        for seat in (swapper, other):
+            source = effects.swap_source(seat, swapper, other, effects.python_choice)
+            state.hands[seat] = hands[source]
+            state.hand_sizes[seat] = sizes[source]
+        state.swap_by = None
 
     def apply_effects(
         self,
@@ -373,10 +433,11 @@ class Engine:
         if effect.victim is not None:
             victim = effect.victim
             challengeable = face_rules.challengeable and not start
+            stacking = rules.stacking
             state.penalties.append(
                 Penalty(
                     player=victim,
-                    count=face_rules.draw + stacked,
+                    count=effects.stacked_total(face_rules.draw, stacked),
                     until_colour=state.colour if face_rules.draw_until_colour else None,
                     loses_turn=True,
                     next_turn=state.next_player(victim),
@@ -386,7 +447,7 @@ class Engine:
                     wild_draw=challengeable,
                     guilty=held,
                     bluff=held and challengeable,
-                    stack_kind=face_rules.face.kind if face_rules.stackable else None,
+                    stack_kind=face_rules.face.kind if stacking and face_rules.face.kind in stacking else None,
                     into_discard=face_rules.penalty_into_discard,
                     colour_before=colour_before,
                     evidence=evidence,
@@ -479,6 +540,12 @@ class Engine:
             self._penalty_draw(seat, cards)
             return
         legality.must_not_choose(state, seat)
+        if self.rules.draw_until_playable:
+            if state.drawing and seat != state.turn:
+                self._draw_unfinished()
+            legality.turn_gate(state, seat)
+            self._draw_until_playable(seat, cards)
+            return
         legality.turn_gate(state, seat)
         if state.drew:
             raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
@@ -498,6 +565,66 @@ class Engine:
         self.close_window()
         state.drawn_card = self.take(seat, cards[0] if cards else None)
         state.drew = True
+
+    def cards_remain(self) -> bool:
+        """Whether a card can still be drawn: the draw pile holds one, or the discard pile can refill it (ruling 17)."""
+        return self.state.draw_pile_size() > 0 or self.can_reshuffle()
+
+    def _draw_unfinished(self) -> None:
+        """Draw until playable: nothing but the drawer's next card (or a reshuffle) while the draw goes on."""
+        state = self.state
+        name = self.name_of(state.turn)
+        raise Reject(
+            "draw-too-few",
+            "draw-until-playable",
+            f"{name} has drawn no playable card yet and cards remain: {name} draws on",
+            (f"{name} draws",),
+        )
+
+    def _draw_until_playable(self, seat: int, cards: list[Card]) -> None:
+        """The turn's draw under draw until playable: card by card, up to the first playable one or until nothing is
+        left (a line may hold part of the draw; in full mode a bare ``draws`` draws it all, or to the pile's end)."""
+        state = self.state
+        name = self.name_of(seat)
+        if state.drew and not state.drawing:
+            drawn = state.drawn_card
+            if drawn is not None and self.matches(drawn.faces[state.side]):
+                raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card ({drawn}): play it or pass")
+            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
+        if not state.full_mode and not cards:
+            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+        if state.draw_pile_size() == 0:
+            if self.can_reshuffle():
+                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            if cards:
+                raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+            self.close_window()
+            state.drew = True
+            state.drawing = False
+            return
+        self.close_window()
+        queue: list[Card | None] = list(cards) if cards else []
+        while True:
+            if state.drew and not state.drawing:
+                if queue:
+                    raise Reject(
+                        "draw-too-many",
+                        "draw-until-playable",
+                        f"{name} drew {state.drawn_card}, a playable card: {queue[0]} is one too many",
+                    )
+                return
+            if not queue:
+                if cards or not state.draw_pile:
+                    return  # what the line names is drawn; the draw goes on on a later line (after a reshuffle)
+                queue.append(None)  # full mode, a bare draw: the next card of the pile
+            if state.draw_pile_size() == 0:
+                if self.can_reshuffle():
+                    raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+                raise Reject("wrong-draw", "empty-draw", f"nothing is left to draw: {queue[0]} cannot be drawn")
+            card = self.take(seat, queue.pop(0))
+            state.drew = True
+            state.drawn_card = card
+            state.drawing = not self.matches(card.faces[state.side]) and self.cards_remain()
 
     def _penalty_draw(self, seat: int, cards: list[Card]) -> None:
         state = self.state
@@ -522,6 +649,8 @@ class Engine:
         if state.penalties:
             penalty = state.penalties[0]
             raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} owes {penalty.describe()}: no passing")
+        if state.drawing:
+            self._draw_unfinished()
         legality.must_not_choose(state, seat)
         legality.turn_gate(state, seat)
         if not state.drew:

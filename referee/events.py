@@ -114,6 +114,15 @@ class Challenge:
 
 
 @dataclass(frozen=True, slots=True)
+class Swap:
+    """``P swaps Q``: after P's 7 under the house rule seven swaps, P and Q exchange hands."""
+
+    line: int
+    player: str
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class Reshuffle:
     line: int
     cards: tuple[str, ...]
@@ -128,5 +137,5 @@ class Score:
 
 HeaderEvent = Players | SpecName | Deck | Target
 SetupEvent = Round | Dealer | Shuffle | Hand | Start
-PlayerEvent = Play | Draw | Pass | Choose | Call | Catch | Challenge | Score
+PlayerEvent = Play | Draw | Pass | Choose | Call | Catch | Challenge | Swap | Score
 Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle

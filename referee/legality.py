@@ -171,15 +171,41 @@ def resolve_in_hand(engine: Engine, seat: int, token: str) -> Card:
     return found[0]
 
 
+def named_in_hand(engine: Engine, seat: int, token: str) -> list[Card]:
+    """The distinct cards of ``seat``'s hand that a ``plays`` token names (a face: every card showing it on the side in
+    play; a physical card: itself), without judging which one is meant."""
+    state = engine.state
+    hand = state.hands[seat]
+    if "/" in token:
+        card = engine.rules.catalogue.card(token)
+        return [card] if card is not None and hand.get(card, 0) > 0 else []
+    face = engine.rules.catalogue.faces[state.side].get(token)
+    if face is None:
+        return []
+    return [card for card in hand if card.faces[state.side] == face]
+
+
 def stacking(engine: Engine, seat: int, token: str, penalty: Penalty) -> Penalty | None:
-    """The owed penalty, when a house rule lets this play pass it on (option stacking)."""
-    if penalty.started or penalty.catch or penalty.stack_kind is None:
+    """The owed penalty, when the house rule stacking lets this play pass it on: the penalty is from a draw card (not a
+    catch, not a challenge's ruling), none of it drawn, nobody has gone out, and a card the token names in the hand
+    is of a kind the option lets go on the penalty's kind."""
+    state = engine.state
+    table = engine.rules.stacking
+    if not table or penalty.started or penalty.catch or penalty.stack_kind is None or 0 in state.hand_sizes:
         return None
-    try:
-        card = resolve_in_hand(engine, seat, token)
-    except Reject:
-        return None
-    face_rules = engine.rules.faces[card.faces[engine.state.side]]
-    if face_rules.stackable and face_rules.face.kind == penalty.stack_kind:
+    allowed = table.get(penalty.stack_kind, frozenset())
+    side = state.side
+    if any(card.faces[side].kind in allowed for card in named_in_hand(engine, seat, token)):
         return penalty
     return None
+
+
+def jumps_in(engine: Engine, seat: int, token: str) -> bool:
+    """Whether a play out of turn is a jump-in (house rule jump-in): the player holds a card the token names whose face
+    is the top card's, and the top card is not a wild. The caller has checked the format's gates (no penalty owed,
+    no colour to choose, no swap due, no draw going on)."""
+    state = engine.state
+    top = state.top_face()
+    if top is None or top.face_class is FaceClass.WILD:
+        return False
+    return any(card.faces[state.side] == top for card in named_in_hand(engine, seat, token))

@@ -23,7 +23,7 @@ BLOCK_BYTES = 256 * 1024
 MAX_SYNTAX_ERRORS = 1000
 
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
-VERBS = frozenset({"plays", "draws", "passes", "chooses", "calls", "catches", "challenges", "scores"})
+VERBS = frozenset({"plays", "draws", "passes", "chooses", "calls", "catches", "challenges", "swaps", "scores"})
 KEYWORDS = frozenset({"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "start", "reshuffle", "uno"})
 RESERVED = KEYWORDS | VERBS | COLOURS
 HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
@@ -432,13 +432,15 @@ class LogReader:
             if len(args) != 1 or args[0].lower() != "uno":
                 return self._arity(line, "P calls uno")
             return ev.Call(line, player)
-        if verb in ("catches", "challenges"):
+        if verb in ("catches", "challenges", "swaps"):
             if len(args) != 1:
                 return self._arity(line, f"P {verb} Q")
             if not self._check_name(line, args[0]):
                 return None
             if verb == "catches":
                 return ev.Catch(line, player, args[0])
+            if verb == "swaps":
+                return ev.Swap(line, player, args[0])
             return ev.Challenge(line, player, args[0])
         if len(args) != 1:
             return self._arity(line, "P scores N")

@@ -48,6 +48,8 @@ def format_event(event: ev.Event) -> str:
             return f"{player} catches {target}"
         case ev.Challenge(player=player, target=target):
             return f"{player} challenges {target}"
+        case ev.Swap(player=player, target=target):
+            return f"{player} swaps {target}"
         case ev.Reshuffle(cards=cards):
             return "reshuffle" + "".join(f" {card}" for card in cards)
         case ev.Score(player=player, points=points):

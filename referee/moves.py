@@ -13,13 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee import events as ev
-from referee.cards import Card
+from referee.cards import Card, FaceClass
 from referee.engine import PLAYING, Engine, GameState
 from referee.errors import RefereeError, escape
 from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
 
-_EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Reshuffle, ev.Score)
+_EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Swap, ev.Reshuffle, ev.Score)
 _ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card
 _VERBS: dict[type, str] = {
     ev.Play: "plays",
@@ -29,6 +29,7 @@ _VERBS: dict[type, str] = {
     ev.Call: "calls",
     ev.Catch: "catches",
     ev.Challenge: "challenges",
+    ev.Swap: "swaps",
     ev.Score: "scores",
     ev.Reshuffle: "reshuffle",
 }
@@ -94,7 +95,7 @@ class Move:
     @property
     def target(self) -> str | None:
         """The other player of a catch or a challenge."""
-        return self.event.target if isinstance(self.event, ev.Catch | ev.Challenge) else None
+        return self.event.target if isinstance(self.event, ev.Catch | ev.Challenge | ev.Swap) else None
 
     @property
     def card(self) -> str | None:
@@ -142,6 +143,11 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
             return []
         return [Move(ev.Score(0, names[seat], engine.round_points(seat, result))) for seat in range(len(names))]
     moves: list[Move] = []
+    if state.swap_by is not None:  # seven swaps: the 7's player may say UNO, then names whom to swap with
+        swapper = names[state.swap_by]
+        if state.uno_player == state.swap_by and not state.uno_called:
+            moves.append(Move(ev.Call(0, swapper)))
+        return moves + [Move(ev.Swap(0, swapper, other)) for other in names if other != swapper]
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = []
     rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
@@ -160,17 +166,22 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
             moves += _draws(engine, owner, draw_cards)
         if penalty.challengeable and not penalty.started and penalty.played_by is not None:
             moves.append(Move(ev.Challenge(0, names[owner], names[penalty.played_by])))
-        if penalty.stack_kind is not None and not penalty.started:
+        stacking = engine.rules.stacking
+        if stacking and penalty.stack_kind is not None and not penalty.started and 0 not in state.hand_sizes:
             side = state.side
+            allowed = stacking.get(penalty.stack_kind, frozenset())
             for card in sorted(state.hands[owner], key=lambda card: card.token):
-                face = card.faces[side]
-                if engine.rules.faces[face].stackable and face.kind == penalty.stack_kind:
+                if card.faces[side].kind in allowed:
                     moves += _plays(engine, owner, card)
         return moves
     if state.choose_by is not None:
         colours = sorted(engine.rules.side_colours[state.side])
         return moves + [Move(ev.Choose(0, names[state.choose_by], colour)) for colour in colours]
     seat = state.turn
+    if state.drawing:  # draw until playable: the draw goes on (after a reshuffle when the pile is empty)
+        if state.draw_pile_size() > 0:
+            moves += _draws(engine, seat, draw_cards)
+        return moves
     if state.drew:
         drawn = state.drawn_card
         if drawn is not None and drawn in state.hands[seat] and _matches(engine, drawn):
@@ -182,6 +193,23 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
             moves += _plays(engine, seat, card)
     if state.draw_pile_size() > 0 or not engine.can_reshuffle():
         moves += _draws(engine, seat, draw_cards)
+    if engine.rules.jump_in:
+        moves += _jump_ins(engine, {state.turn, seat})
+    return moves
+
+
+def _jump_ins(engine: Engine, excluded: set[int]) -> list[Move]:
+    """Jump-ins (house rule jump-in): every other player's cards identical to the top card (never a wild)."""
+    state = engine.state
+    top = state.top_face()
+    if top is None or top.face_class is FaceClass.WILD:
+        return []
+    moves: list[Move] = []
+    for seat in range(len(state.players)):
+        if seat not in excluded:
+            for card in sorted(state.hands[seat], key=lambda card: card.token):
+                if card.faces[state.side] == top:
+                    moves += _plays(engine, seat, card)
     return moves
 
 

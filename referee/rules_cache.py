@@ -50,7 +50,7 @@ from typing import Any
 
 from referee.safe_io import open_regular, read_bounded, read_descriptor
 
-MAGIC = "referee-rules/2"
+MAGIC = "referee-rules/3"
 MAX_ENTRY_BYTES = 32 * 1024 * 1024
 MAX_SPEC_BYTES = 1024 * 1024  # as the spec loader: a larger spec is an error the loader reports
 enabled = os.environ.get("REFEREE_NO_CACHE", "") in ("", "0")

@@ -166,6 +166,7 @@ class Simulator:
         catches: list[ev.Catch] = []
         challenges: list[ev.Challenge] = []
         reshuffle = False
+        swaps: list[ev.Event] = []
         for move in legal_moves(engine, draw_cards=False):
             event = move.event
             if type(event) is ev.Draw:
@@ -181,8 +182,15 @@ class Simulator:
                 challenges.append(event)
             elif isinstance(event, ev.Reshuffle):
                 reshuffle = True
+            elif isinstance(event, ev.Swap | ev.Call) and state.swap_by is not None:
+                swaps.append(event)
         if reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
             return self._reshuffle(line)
+        if swaps:  # seven swaps: the 7's player says UNO (often) and names whom to swap with
+            calls = [event for event in swaps if isinstance(event, ev.Call)]
+            if calls and rng.random() < 0.6:
+                return replace(calls[0], line=line)
+            return replace(rng.choice([event for event in swaps if isinstance(event, ev.Swap)]), line=line)
         window = state.uno_player
         if window is not None and not state.uno_called and not state.uno_caught:
             chance = rng.random()
@@ -201,6 +209,15 @@ class Simulator:
         if state.choose_by is not None:
             return ev.Choose(line, names[state.choose_by], self._best_colour(state.choose_by))
         seat = state.turn
+        if state.drawing:
+            return self._turn_draw(line, seat)
+        if self.rules.jump_in and rng.random() < 0.3:  # someone holding the top card's twin jumps in
+            jumpers = [
+                (name, card) for name, cards in plays.items() if name not in (names[seat], names[state.next_player(seat)]) for card in cards
+            ]
+            if jumpers:
+                name, card = rng.choice(jumpers)
+                return self._play_event(line, names.index(name), card)
         if state.drew:
             drawn = state.drawn_card
             if drawn is not None and drawn in plays.get(names[seat], ()) and rng.random() < 0.8:
@@ -258,11 +275,30 @@ class Simulator:
     def _turn_draw(self, line: int, seat: int) -> ev.Draw:
         if not self.hidden:
             return ev.Draw(line, self.names[seat], ())
+        if self.rules.draw_until_playable:
+            return self._draw_to_match(line, seat)
         card = self.hidden[-1]
         if self.mode == "observed":
             self.hidden.pop()
             return ev.Draw(line, self.names[seat], (card.token,))
         return ev.Draw(line, self.names[seat], (card.token,) if self.random.random() < 0.5 else ())
+
+    def _draw_to_match(self, line: int, seat: int) -> ev.Draw:
+        """Draw until playable: the cards from the top of the pile to the first playable one, sometimes on several
+        lines (in full mode sometimes bare)."""
+        state = self.engine.state
+        if self.mode == "full" and self.random.random() < 0.4:
+            return ev.Draw(line, self.names[seat], ())
+        taken: list[Card] = []
+        for card in reversed(self.hidden):
+            taken.append(card)
+            if self.engine.matches(card.faces[state.side]):
+                break
+        if len(taken) > 1 and self.random.random() < 0.3:
+            taken = taken[: self.random.randrange(1, len(taken))]
+        if self.mode == "observed":
+            del self.hidden[len(self.hidden) - len(taken) :]
+        return ev.Draw(line, self.names[seat], tuple(card.token for card in taken))
 
     def _penalty_draw(self, line: int, seat: int) -> ev.Draw:
         state = self.engine.state

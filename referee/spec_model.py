@@ -37,6 +37,7 @@ from referee.spec_vocabulary import (
     OPTION_CHOICES,
     OPTION_ENTRY_KEYS,
     OPTION_EXAMPLES,
+    OPTION_FLAGS,
     OPTION_LISTS,
     OPTION_NUMBERS,
     OPTIONS,
@@ -93,6 +94,7 @@ __all__ = [
     "OPTION_CHOICES",
     "OPTION_ENTRY_KEYS",
     "OPTION_EXAMPLES",
+    "OPTION_FLAGS",
     "OPTION_LISTS",
     "OPTION_NUMBERS",
     "PLACEHOLDER",
@@ -252,7 +254,7 @@ class Options:
     ``OPTION_NUMBERS``). ``Spec.options`` keeps them by name too, for summaries and claims' ``if``."""
 
     target: int
-    stacking: tuple[str, ...]
+    stacking: tuple[tuple[str, tuple[str, ...]], ...]  # (kind of the penalty owed, kinds that may be played on it)
     start_colour_chooser: str
     flip_colour_chooser: str
     two_player_reverse: str
@@ -261,6 +263,10 @@ class Options:
     scoring: str
     dealer_rotation: str
     reshuffle: str
+    seven_swaps: bool = False
+    zero_rotates: bool = False
+    jump_in: bool = False
+    draw_until_playable: bool = False
 
     @staticmethod
     def of(options: dict[str, object]) -> Options:

@@ -31,6 +31,7 @@ from referee.spec_model import (
 from referee.spec_nodes import Mapping, Node, Scalar, Sequence
 from referee.spec_vocabulary import (
     CHECKS,
+    CHECKS_ONLY_UNDER,
     CHECKS_ONLY_WITH,
     CITATION_KEYS,
     DISPUTE_SETTINGS,
@@ -48,9 +49,11 @@ from referee.spec_vocabulary import (
     OPTION_CHOICES,
     OPTION_ENTRY_KEYS,
     OPTION_EXAMPLES,
+    OPTION_FLAGS,
     OPTION_NUMBERS,
     OPTIONS,
     PLACEHOLDER,
+    REQUIRED_OPTIONS,
     RULE_KEYS,
     SIDE_NAMES,
     SOURCE_KEYS,
@@ -231,15 +234,21 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
     effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
     needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
+    needless |= {check for check, option in CHECKS_ONLY_UNDER.items() if not options.get(option)}
     for check in sorted(CHECKS - set(covered) - needless):
         reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
     for check, count in sorted(covered.items()):
         if count > 1:
             reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
     stacking = options.get("stacking", ())
-    for kind_name in stacking:  # type: ignore[attr-defined]
-        if kind_name not in kind_names:
-            reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'")
+    for owed, allowed in stacking:  # type: ignore[attr-defined]
+        for kind_name in (owed, *allowed):
+            if kind_name not in kind_names:
+                reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{_did_you_mean(kind_name, kind_names)}")
+        if owed in kind_names and not any(
+            effect.name.startswith("next-player-draws") for kind in kinds if kind.name == owed for effect in kind.effects
+        ):
+            reader.error(Position(path), f"option stacking: '{owed}' gives no penalty to stack on")
 
     claims_node = tree.entries.get("claims")
     if claims_node is not None and not isinstance(claims_node, Sequence):
@@ -566,7 +575,7 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
     if not options_node:
         reader.error(node.position if node else Position("?"), "the spec needs its options")
         return options, option_rules
-    reader.keys(options_node, OPTIONS, set(OPTIONS), "options")
+    reader.keys(options_node, OPTIONS, set(REQUIRED_OPTIONS), "options")
     for name, entry_node in options_node.entries.items():
         if name not in OPTIONS:
             continue
@@ -584,9 +593,36 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
             options[name] = value
         elif name in OPTION_NUMBERS:
             options[name] = reader.number(value_node, name, OPTION_NUMBERS[name])
+        elif name in OPTION_FLAGS:
+            options[name] = reader.flag(value_node, name)
         else:
-            options[name] = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(value_node, name))
+            options[name] = _read_stacking(reader, value_node)
+    for name in sorted(OPTION_FLAGS):
+        options.setdefault(name, False)  # off unless the spec turns it on: the rulebooks have none of them
     return options, option_rules
+
+
+def _read_stacking(reader: _Reader, node: Node | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Option stacking: which kinds may be played on a draw penalty not yet drawn, passing it on with their own added.
+    A list of kinds means each on its own kind (``[draw-one]``); a mapping names, for the kind of the penalty owed,
+    the kinds that may go on it (``{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}``)."""
+    if isinstance(node, Mapping):
+        pairs = []
+        for owed, allowed_node in node.entries.items():
+            if not NAME_FORM.fullmatch(owed):
+                reader.error(node.position, f"stacking must name kinds like 'draw-two', not '{owed}'")
+                continue
+            allowed = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(allowed_node, f"stacking on {owed}"))
+            pairs.append((owed, allowed))
+        return tuple(pairs)
+    kinds = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(node, "stacking"))
+    return tuple((kind, (kind,)) for kind in kinds)
+
+
+def stacking_text(stacking: object) -> str:
+    """Option stacking in words, for summaries: ``draw-two or wild-draw-four on draw-two; ...``, or ``none``."""
+    pairs = stacking if isinstance(stacking, tuple) else ()
+    return "; ".join(f"{' or '.join(allowed)} on {owed}" for owed, allowed in pairs) or "none"
 
 
 def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
@@ -637,8 +673,10 @@ def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str,
                 reader.error(rule.position, f"rule '{rule.id}' summary names '{{{name}}}', which is not an option{hint}")
                 return match.group(0)
             shown = options[name]
-            if isinstance(shown, tuple):
-                return ", ".join(shown) or "none"
+            if name == "stacking":
+                return stacking_text(shown)
+            if isinstance(shown, bool):
+                return "on" if shown else "off"
             return str(shown)
 
         filled.append(dataclasses.replace(rule, summary=PLACEHOLDER.sub(value, rule.summary)))

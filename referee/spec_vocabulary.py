@@ -58,10 +58,15 @@ CHECKS = frozenset(
         "round-over",
         "score",
         "game-over",
+        "swap",
+        "jump-in",
+        "draw-until-playable",
     }
 )
 # Checks that can arise only where some kind has an effect: a spec without one need not govern them.
 CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
+# Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
+CHECKS_ONLY_UNDER: dict[str, str] = {"swap": "seven-swaps", "jump-in": "jump-in", "draw-until-playable": "draw-until-playable"}
 # Settings an effect may take, with their allowed values (the first is the default).
 EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "next-player-draws": {"into": ("hand", "discard-pile")},
@@ -92,13 +97,18 @@ DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
 OPTION_LISTS = frozenset({"stacking"})
-OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS
+# The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
+# the rulebooks do, so specs written before they existed keep their meaning.
+OPTION_FLAGS = frozenset({"seven-swaps", "zero-rotates", "jump-in", "draw-until-playable"})
+OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
+REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS
 OPTION_EXAMPLES: dict[str, str] = {
     **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
     "target": "500",
     "challenge-innocent-extra": "2",
     "uno-catch-penalty": "2",
-    "stacking": "[draw-one, draw-five]",
+    "stacking": "{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}",
+    **{name: "true" for name in OPTION_FLAGS},
 }
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)

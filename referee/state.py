@@ -143,6 +143,8 @@ class GameState:
     penalties: list[Penalty] = field(default_factory=list)
     drew: bool = False
     drawn_card: Card | None = None
+    drawing: bool = False  # draw until playable: the turn's draw has found no playable card yet, and cards remain
+    swap_by: int | None = None  # seven swaps: this player played a 7 and names whom to swap hands with next
     uno_player: int | None = None
     uno_line: int = 0
     uno_called: bool = False
@@ -198,6 +200,8 @@ class GameState:
             penalties=[dataclasses.replace(penalty) for penalty in self.penalties],
             drew=self.drew,
             drawn_card=self.drawn_card,
+            drawing=self.drawing,
+            swap_by=self.swap_by,
             uno_player=self.uno_player,
             uno_line=self.uno_line,
             uno_called=self.uno_called,

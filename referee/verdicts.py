@@ -25,7 +25,12 @@ ERROR_CODES = (
     "invalid-reshuffle",
     "wrong-score",
     "after-game-end",
+    "swap-missing",
+    "draw-too-few",
+    "draw-too-many",
 )
+# The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
+HOUSE_ERROR_CODES = ("swap-missing", "draw-too-few", "draw-too-many")
 WARNING_CODES = ("unchallenged-bluff", "uncaught-uno")
 
 

@@ -35,7 +35,7 @@ import z3
 from referee import events as ev
 from referee.cards import Face, FaceClass
 from referee.compiler import FaceRules, Rules
-from referee.engine import PLAYING, Engine
+from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.proof.queries import Answer
@@ -43,14 +43,18 @@ from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec_model import SPECS, Spec
 
 FORMAT = "referee-claims/1"
-FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table")
+FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option")
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
 TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
 DECK_KEYS = frozenset({"cards", "sides", "pairing"})
-CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then"})
-CATCH_KEYS = frozenset({"draws"})
+CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then", "extra"})
+CATCH_KEYS = frozenset({"draws", "cards"})
+# The rulebooks' figures where a claim leaves them out (claims files written before the figures were claim keys):
+# an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
+DEFAULT_EXTRA = 2
+DEFAULT_CATCH_CARDS = 2
 CLAIM_KEYS = frozenset({"id", "statement", "source", "if", *FORMS})
 
 
@@ -206,17 +210,28 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
             "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
             "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
         }
+    if form == "option":
+        return _read_option(reader, node)
     if form == "challenge":
-        reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS), "a challenge claim")
+        if set(entries) == {"never"}:  # no challenge can arise (a house rule without bluffing)
+            if reader.choice(entries.get("never"), "never", where, ("true",)) == "true":
+                return {"never": True}
+            return {}
+        reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
         return {
+            "never": False,
+            "extra": reader.number(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
             "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
             "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
             "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
             "then": reader.choice(entries.get("then"), "then", where, ("challenger-plays", "challenger-loses-turn")),
         }
     if form == "catch":
-        reader.keys(node, CATCH_KEYS, set(CATCH_KEYS), "a catch claim")
-        return {"draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher"))}
+        reader.keys(node, CATCH_KEYS, {"draws"}, "a catch claim")
+        return {
+            "draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher")),
+            "cards": reader.number(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
+        }
     if form == "points":
         return {kind: reader.number(value, f"points of {kind}", where, ("face-value",)) for kind, value in entries.items()}
     if form == "matching":
@@ -242,6 +257,69 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
     if isinstance(pairing, Sequence):
         figures["pairing"] = Counter(reader.text(item, "a card", where).lower() for item in pairing.items)
     return figures
+
+
+def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    """``option: {NAME: VALUE}``: the rulebook's value of one option (``spec_vocabulary``), in the spec's own terms."""
+    from referee.spec_vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_NUMBERS, OPTIONS
+
+    where = node.position
+    if len(node.entries) != 1:
+        reader.fail(where, "an option claim names one option: {OPTION: VALUE}")
+        return {}
+    ((name, value),) = node.entries.items()
+    if name not in OPTIONS:
+        reader.fail(where, f"unknown option '{name}' in an option claim")
+        return {}
+    if name == "stacking":
+        return {"name": name, "value": _stacking_figure(reader, value)}
+    if name in OPTION_FLAGS:
+        return {"name": name, "value": reader.choice(value, name, where, ("true", "false")) == "true"}
+    if name in OPTION_NUMBERS:
+        return {"name": name, "value": reader.number(value, name, where)}
+    return {"name": name, "value": reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name])))}
+
+
+def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
+    """Option stacking as a claim states it: ``[]`` (none), a list of kinds (each on its own kind) or a mapping
+    (the kind of the penalty owed: the kinds that may go on it); as the compiled rules' table."""
+    if isinstance(node, Mapping):
+        return {
+            owed: frozenset(reader.text(item, "a kind", node.position) for item in allowed.items)
+            for owed, allowed in node.entries.items()
+            if isinstance(allowed, Sequence)
+        }
+    if isinstance(node, Sequence):
+        return {reader.text(item, "a kind", node.position): frozenset({reader.text(item, "a kind", node.position)}) for item in node.items}
+    reader.fail(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
+    return {}
+
+
+def option_value(rules: Rules, name: str) -> Any:
+    """The value of an option in the compiled rules, in a claim's terms (stacking as its table)."""
+    if name == "stacking":
+        return dict(rules.stacking or {})
+    return rules.spec.options.get(name)
+
+
+def option_problem(claim: Claim, rules: Rules) -> str | None:
+    """An option claim: does the spec set the option to the rulebook's value? A spec that sets another value is a
+    house rule only where it restates the claim with its own value."""
+    name, claimed = claim.figures.get("name"), claim.figures.get("value")
+    if name is None:
+        return None
+    actual = option_value(rules, name)
+    if actual != claimed:
+        return f"the spec sets option {name} to {_shown(actual)}; the rulebook's is {_shown(claimed)} (a house spec restates this claim)"
+    return None
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{' or '.join(sorted(allowed))} on {owed}" for owed, allowed in sorted(value.items())) or "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
@@ -396,7 +474,8 @@ def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z
             expected += [z3.Or(post.pending, model.in_side(post.colour, post.side))]
         check = solver(timeout_ms)
         goes_on = post.hand(seat) >= 1  # the claims speak of a round that goes on (a last card ends it)
-        check.add(model.conservation(pre), model.turn_valid(pre), step, goes_on, z3.Not(z3.And(*expected)))
+        plain = pre.owed_seat != seat  # the claim speaks of a plain play, not of one stacked on a penalty (option stacking)
+        check.add(model.conservation(pre), model.turn_valid(pre), step, goes_on, plain, z3.Not(z3.And(*expected)))
         questions.append(check)
     return questions
 
@@ -454,7 +533,7 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
         check = solver(timeout_ms)
         check.add(model.conservation(pre), model.turn_valid(pre), play, mid.hand(seat) >= 1, ruled)
         if not possible:
-            extra = rules.innocent_extra if figures["cards"] == "penalty-and-extra" else 0  # the option's value
+            extra = figures["extra"] if figures["cards"] == "penalty-and-extra" else 0  # the claim's figure, never the spec's
             until = mid.owed == UNTIL_COLOUR
             expected = [
                 post.owed_seat == (seat if figures["draws"] == "player" else challenger),
@@ -477,7 +556,7 @@ def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     check.add(model.conservation(pre), model.turn_valid(pre), model.uno_window(pre), model.catch(pre, post, catcher, caught))
     if not possible:
         drawer = caught if claim.figures["draws"] == "caught" else catcher
-        check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == rules.catch_penalty, post.turn == pre.turn)))
+        check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == claim.figures["cards"], post.turn == pre.turn)))
     return [check]
 
 
@@ -617,13 +696,129 @@ class Before:
     penalties: list[Any]
     first: tuple[int, int, str | None, int, bool, int | None] | None  # the first penalty owed, copied: (player, count,
     # until colour, extra, guilty, played by); the engine changes penalties in place
+    drew: bool = False
+    hands: tuple[int, ...] = ()  # which hand object each seat holds: a swap or a rotation moves them whole
+    hand_sizes: tuple[int, ...] = ()
+    dealer: int = -1
+    discard: int = 0
+    totals: tuple[int, ...] = ()
 
 
 def before(engine: Engine) -> Before:
     state = engine.state
     first = state.penalties[0] if state.penalties else None
     copied = (first.player, first.count, first.until_colour, first.extra, first.guilty, first.played_by) if first else None
-    return Before(state.turn, state.direction, state.side, state.colour, list(state.penalties), copied)
+    return Before(
+        state.turn,
+        state.direction,
+        state.side,
+        state.colour,
+        list(state.penalties),
+        copied,
+        state.drew,
+        tuple(id(hand) for hand in state.hands),
+        tuple(state.hand_sizes),
+        state.dealer,
+        len(state.discard_pile),
+        tuple(state.totals),
+    )
+
+
+def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    """One step of a game that shows an option other than the claim's value: what the log a refutation comes with
+    reaches (the finite check, ``option_problem``, is the proof)."""
+    name, claimed = claim.figures.get("name"), claim.figures.get("value")
+    state = engine.state
+    if previous is None or name is None or not state.players:
+        return None
+    names = state.players
+    n = len(names)
+    if name == "target" and isinstance(claimed, int) and isinstance(event, ev.Play | ev.Draw | ev.Challenge | ev.Catch):
+        top = max(state.totals, default=0)
+        if state.phase is GAME_OVER and top < claimed:
+            return f"the game ended with the best total {top}, under the rulebook's target {claimed}"
+        if state.phase is ROUND_OVER and top >= claimed:
+            return f"a player has {top} points, the rulebook's target is {claimed}, and the game goes on"
+    caught = state.penalties[0] if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch else None
+    if name == "uno-catch-penalty" and caught is not None and caught.count != claimed:
+        return f"{event.player} caught {event.target}: the catch costs {caught.count} cards, not {claimed}"
+    if name == "scoring" and state.phase in (ROUND_OVER, GAME_OVER) and previous.totals and state.last_result is not None:
+        gained = [seat for seat, total in enumerate(state.totals) if total != previous.totals[seat]]
+        winner = state.last_result.winner
+        others_gain = any(names[seat] != winner for seat in gained)
+        if others_gain != (claimed == "own-hand-lowest-wins"):
+            how = "each by their own hand" if others_gain else "by its winner alone"
+            return f"round {state.last_result.number} is scored {how}; the rulebook's scoring is {claimed}"
+    if name == "challenge-innocent-extra" and isinstance(event, ev.Challenge) and engine.disputes:
+        ruled = engine.disputes[-1]
+        if ruled.line == event.line and ruled.ruling == "innocent" and rules.spec.disputes.innocent.with_extra and ruled.extra != claimed:
+            return f"{event.player}'s challenge failed: {ruled.extra} extra cards, not {claimed}"
+    if isinstance(event, ev.Play) and state.phase is PLAYING:
+        seat = state.seat[event.player]
+        kind = _played_kind(rules, event.card, previous.side)
+        owed = any(p.player == seat for p in previous.penalties)
+        if name == "two-player-reverse" and n == 2 and kind is not None and _reverses(rules, kind) and not owed:
+            skips = state.turn == seat
+            if skips != (claimed == "skip"):
+                return f"with two players {event.player}'s Reverse {'skips' if skips else 'passes the turn'}; the rulebook's is {claimed}"
+        if name == "jump-in" and not claimed and seat != previous.turn and not owed:
+            implicit_pass = previous.drew and seat == (previous.turn + previous.direction) % n
+            if not implicit_pass:
+                return f"{event.player} played out of turn (a jump-in), which the rulebook does not allow"
+        if name == "stacking" and owed:
+            allowed = claimed.get(previous.penalties[0].stack_kind or "", frozenset()) if isinstance(claimed, dict) else frozenset()
+            if kind not in allowed:
+                return f"{event.player} owed a penalty and passed it on with a {kind}, which the rulebook does not allow"
+        rearranged = tuple(id(hand) for hand in state.hands) != previous.hands
+        if name in ("seven-swaps", "zero-rotates") and previous.hands and len(previous.hands) == n:
+            number = 7 if name == "seven-swaps" else 0
+            face = _played_face(rules, event.card, previous.side)
+            left = state.hand_sizes[seat] > 0
+            if face is not None and face.number == number and left and state.phase is PLAYING:
+                happens = state.swap_by is not None if number == 7 else rearranged
+                if happens != claimed:
+                    what = "a swap of hands" if number == 7 else "every hand passed on"
+                    follows = "follows" if happens else "does not follow"
+                    return f"{event.player} played {face.token}: {what} {follows}; the rulebook's {name} is {_shown(claimed)}"
+        flipped = kind is not None and any(f.flip for f in rules.faces.values() if f.face.kind == kind)
+        if name == "flip-colour-chooser" and flipped and state.choose_by is not None:
+            expected = {"next-player": state.turn, "player-who-flipped": seat}.get(str(claimed))
+            if state.choose_by != expected:
+                who = names[state.choose_by]
+                return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; the rulebook's chooser is {claimed}"
+    if name == "draw-until-playable" and isinstance(event, ev.Draw) and not previous.penalties and not claimed and state.drawing:
+        return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
+    if name == "reshuffle" and isinstance(event, ev.Reshuffle):
+        kept = len(state.discard_pile)
+        if (kept == 1) != (claimed == "keep-top"):
+            return f"the reshuffle left {kept} cards on the discard pile; the rulebook's reshuffle is {claimed}"
+    if name == "dealer-rotation" and isinstance(event, ev.Dealer) and previous.dealer >= 0:
+        step = 1 if claimed == "left" else -1
+        expected = (previous.dealer + step) % n
+        if state.dealer != expected:
+            return f"{names[state.dealer]} deals, not {names[expected]}: the rulebook's dealer rotation is {claimed}"
+    if (
+        name == "start-colour-chooser"
+        and isinstance(event, ev.Shuffle | ev.Start)
+        and state.phase is PLAYING
+        and state.choose_by is not None
+    ):
+        expected = state.dealer if claimed == "dealer" else (state.dealer + 1) % n
+        if state.choose_by != expected:
+            return f"{names[state.choose_by]} names the colour of the wild turned up, not {names[expected]}"
+    return None
+
+
+def _reverses(rules: Rules, kind: str) -> bool:
+    return any(face_rules.reverse for face_rules in rules.faces.values() if face_rules.face.kind == kind)
+
+
+def _played_face(rules: Rules, token: str, side: int) -> Face | None:
+    token = token.lower()
+    if "/" in token:
+        card = rules.catalogue.card(token)
+        return card.faces[side] if card is not None else None
+    return rules.catalogue.face(token, side)
 
 
 def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
@@ -683,6 +878,12 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         dealer = state.dealer
         expected_turn = (dealer + figures["to-act"]) % n
         return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
+    if claim.form == "option":
+        return option_violation(claim, rules, previous, engine, event)
+    if claim.form == "challenge" and figures.get("never"):
+        if isinstance(event, ev.Challenge):
+            return f"{event.player} challenged {event.target}'s wild draw card: the claim is that no challenge can arise"
+        return None
     if claim.form == "challenge" and isinstance(event, ev.Challenge) and previous is not None and previous.first is not None:
         return _challenge_violation(figures, rules, previous, engine, event)
     if claim.form == "challenge" and isinstance(event, ev.Play) and previous is not None and state.discard_pile:
@@ -695,10 +896,10 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
     if claim.form == "catch" and isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
         caught = state.penalties[0]
         drawer = state.seat[event.target if figures["draws"] == "caught" else event.player]
-        if caught.player != drawer or caught.count != rules.catch_penalty:
+        if caught.player != drawer or caught.count != figures["cards"]:
             return (
                 f"{event.player} caught {event.target}: {state.players[caught.player]} owes {caught.count} cards, "
-                f"not {state.players[drawer]} {rules.catch_penalty}"
+                f"not {state.players[drawer]} {figures['cards']}"
             )
     if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
         if _played_kind(rules, event.card, previous.side) != figures["kind"]:
@@ -729,7 +930,7 @@ def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before
     names = state.players
     challenger = state.seat[event.player]
     drawer = played_by if figures["draws"] == "player" else challenger
-    extra = rules.innocent_extra if figures["cards"] == "penalty-and-extra" else 0
+    extra = figures["extra"] if figures["cards"] == "penalty-and-extra" else 0
     following = challenger if figures["then"] == "challenger-plays" else (challenger + state.direction) % len(names)
     what = f"after {event.player}'s challenge, ruled {figures['ruling']},"
     if penalty.player != drawer:

@@ -196,14 +196,24 @@ class Model:
             rules.catch_penalty,
             rules.innocent_extra,
             spec.disputes,
+            tuple(sorted((owed, tuple(sorted(allowed))) for owed, allowed in (rules.stacking or {}).items())),
+            rules.seven_swaps,
+            rules.zero_rotates,
+            rules.jump_in,
+            rules.draw_until_playable,
         )
 
     def _signatures(self) -> list[FaceRules]:
-        """One face for each distinct behaviour: the proofs need not tell two red 7s apart."""
+        """One face for each distinct behaviour: the proofs need not tell two red 7s apart (but under seven swaps or
+        zero rotates, a 7 or a 0 from the other numbers)."""
         seen: dict[tuple[Any, ...], FaceRules] = {}
         for face_rules in self.rules.faces.values():
-            seen.setdefault(self.behaviour(face_rules), face_rules)
+            seen.setdefault((*self.behaviour(face_rules), self.rotates(face_rules)), face_rules)
         return list(seen.values())
+
+    def rotates(self, face_rules: FaceRules) -> bool:
+        """Whether playing this face passes every hand on (house rule zero rotates: a 0)."""
+        return self.rules.zero_rotates and face_rules.face.number == 0
 
     def seat(self, expression: Any) -> Any:
         return z3.And(expression >= 0, expression < self.n)
@@ -247,30 +257,50 @@ class Model:
         rules = self.rules
         everyone_holds = z3.And(*[hand >= 1 for hand in pre.hands])  # else the round ends once the penalties are drawn
         stacked = pre.owed_seat == seat if face_rules.stackable else z3.BoolVal(False)  # passing the penalty on
+        in_turn = z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat))
+        # Jump-in: anyone may play out of turn (an over-approximation of "a card identical to the top card").
         constraints = [
             self.seat(seat),
             pre.side == face_rules.face.side,
             pre.hand(seat) >= 1,
             z3.Or(everyone_holds, stacked),
             z3.Not(pre.pending),
-            z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
+            z3.BoolVal(True) if rules.jump_in else in_turn,
             post.draw == pre.draw,
             post.discard == pre.discard + 1,
-            post.card == z3.If(moved, pre.discard_place, pre.card),
             z3.Implies(moved, pre.card == seat),
             z3.Implies(z3.And(pre.card == seat, pre.hand(seat) == 1), moved),
             z3.Not(post.drew),
-            post.window == z3.If(pre.hand(seat) == 2, seat, NONE),
             z3.Not(post.called),
         ]
-        for index in range(n):
-            constraints.append(post.hands[index] == z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]))
+        after = [z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]) for index in range(n)]  # the card played
+        if self.rotates(face_rules):
+            # Zero rotates, when the player still holds cards: every hand passes on (effects.rotation_source), the
+            # arbitrary card with the hand that holds it, and every UNO window closes.
+            # The direction is 1 or -1: one concrete case each, so every hand is a plain term (fast to prove).
+            rotating = pre.hand(seat) >= 2
+            for index in range(n):
+                left, right = (after[effects.rotation_source(index, way, n)] for way in (1, -1))
+                constraints.append(post.hands[index] == z3.If(rotating, z3.If(pre.direction == 1, left, right), after[index]))
+            in_hand = z3.And(pre.card >= 0, pre.card < n)
+            target = z3.If(pre.direction == 1, effects.rotation_target(pre.card, 1, n), effects.rotation_target(pre.card, -1, n))
+            rotated_place = z3.If(z3.And(rotating, in_hand), target, pre.card)
+            constraints += [
+                post.card == z3.If(moved, pre.discard_place, rotated_place),
+                post.window == z3.If(z3.And(pre.hand(seat) == 2, z3.Not(rotating)), seat, NONE),
+            ]
+        else:
+            constraints += [post.hands[index] == after[index] for index in range(n)]
+            constraints += [
+                post.card == z3.If(moved, pre.discard_place, pre.card),
+                post.window == z3.If(pre.hand(seat) == 2, seat, NONE),
+            ]
         effect = effects.play(face_rules, seat, pre.direction, n, rules.two_player_reverse_skips)
         following = effect.following
         constraints.append(post.direction == effect.direction)
         constraints.append(post.side == (1 - pre.side if face_rules.flip else pre.side))
         constraints.append(post.turn == following)
-        constraints += self.owes(post, face_rules, effect.victim)
+        constraints += self.owes(post, face_rules, effect.victim, z3.If(stacked, pre.owed, 0) if face_rules.stackable else 0)
         constraints += [
             post.after == (self.next_seat(effect.victim, effect.direction) if effect.victim is not None else NONE),
             post.challengeable == z3.BoolVal(face_rules.challengeable and effect.victim is not None),
@@ -290,12 +320,14 @@ class Model:
             constraints += [self.in_side(face_colour, pre.side), post.colour == face_colour, z3.Not(post.pending)]
         return z3.And(*constraints)
 
-    def owes(self, post: State, face_rules: FaceRules, victim: Any) -> list[Any]:
-        """The penalty a face gives: ``victim`` owes its cards (a count, or until a colour), or nobody owes anything."""
+    def owes(self, post: State, face_rules: FaceRules, victim: Any, stacked_on: Any = 0) -> list[Any]:
+        """The penalty a face gives: ``victim`` owes its cards (a count, or until a colour; with option stacking, added
+        to the penalty it was played on), or nobody owes anything."""
         if victim is None or not face_rules.gives_penalty:
             return [post.owed_seat == NONE, post.owed == 0]
-        amount = UNTIL_COLOUR if face_rules.draw_until_colour else face_rules.draw
-        return [post.owed_seat == victim, post.owed == amount]
+        if face_rules.draw_until_colour:
+            return [post.owed_seat == victim, post.owed == UNTIL_COLOUR]
+        return [post.owed_seat == victim, post.owed == effects.stacked_total(face_rules.draw, stacked_on)]
 
     def draw(
         self,
@@ -331,6 +363,12 @@ class Model:
                 self.seat(next_turn),
                 post.turn == z3.If(completes, next_turn, pre.turn),
                 post.drew == z3.If(completes, z3.BoolVal(False), pre.drew),
+            ]
+        elif self.rules.draw_until_playable:  # the turn's draw goes on, a card or more a line, until a playable one
+            constraints += [
+                post.turn == seat,
+                post.drew,
+                z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
             ]
         else:
             constraints += [
@@ -449,6 +487,28 @@ class Model:
             *self.frame(pre, post, set()),
         )
 
+    def swap(self, pre: State, post: State, swapper: Any, other: Any) -> Any:
+        """House rule seven swaps: ``swapper`` (who played a 7; over-approximated as anyone) and ``other`` exchange
+        whole hands (effects.swap_source), the arbitrary card with the hand that holds it; the UNO window closes."""
+        # One concrete case per pair of seats, so that every hand is a plain term (fast to prove).
+        cases = []
+        for first in range(self.n):
+            for second in range(self.n):
+                if first != second:
+                    hands = [
+                        post.hands[index] == pre.hands[effects.swap_source(index, first, second, effects.python_choice)]
+                        for index in range(self.n)
+                    ]
+                    place = effects.swap_source(pre.card, first, second, z3.If)
+                    cases.append(z3.And(swapper == first, other == second, post.card == place, *hands))
+        constraints = [z3.Or(*cases)]
+        constraints += [
+            post.window == NONE,
+            z3.Not(post.called),
+            *self.frame(pre, post, {"hands", "card", "window", "called"}),
+        ]
+        return z3.And(*constraints)
+
     def call(self, pre: State, post: State, seat: Any) -> Any:
         """The player whose UNO window is open says UNO."""
         return z3.And(pre.window == seat, post.called, *self.frame(pre, post, {"called"}))
@@ -554,6 +614,8 @@ class Model:
             self.catch(pre, post, seat, next_turn),
             self.call(pre, post, seat),
         ]
+        if self.rules.seven_swaps:
+            options.append(self.swap(pre, post, seat, next_turn))
         return z3.Or(*options)
 
     # -- invariants over one state

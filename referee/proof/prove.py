@@ -48,11 +48,19 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
     """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
     from referee.proof import claims as c
 
-    finite = {"points": c.points_problem, "matching": c.matching_problem, "deck": c.deck_problem, "table": c.table_problem}
+    finite = {
+        "points": c.points_problem,
+        "matching": c.matching_problem,
+        "deck": c.deck_problem,
+        "table": c.table_problem,
+        "option": c.option_problem,
+    }
     if claim.form in finite:
         problem = finite[claim.form](claim, rules)
         if problem:
             return Status.REFUTED, list(players), problem
+        if claim.form == "option":
+            return Status.PROVED, [], "the spec's option has the rulebook's value"
         if "hand-size" not in claim.figures:
             return Status.PROVED, [], "by enumeration of every case against the compiled rules"
         status, refuted = for_each_count(players, lambda n: ask(c.hand_size_question(claim, rules, n, timeout_ms)))
@@ -60,6 +68,11 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
     if claim.form in ("challenge", "catch"):
         what = "challenge of a wild draw card" if claim.form == "challenge" else "catch"
         question = c.challenge_question if claim.form == "challenge" else c.catch_question
+        if claim.figures.get("never"):  # the claim is that no challenge can arise: refuted where one can
+            can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
+            if can:
+                return Status.REFUTED, can, f"a {what} can be made under the spec"
+            return Status.PROVED, [], f"no {what} can be made under the spec"
         never = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) == "unsat"]
         if never:  # the claim must hold of something: a spec where it can never happen breaks it
             return Status.REFUTED, never, f"no {what} can be made under the spec"
