@@ -118,5 +118,35 @@ def claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for: 
             f"# replay: referee check --spec {spec_path} THIS-LOG\n"
             f"players {names}\nround 1\ndealer Player1\n"
         )
+    if claim.form == "option":
+        unreachable = option_unreachable(claim, rules)
+        if unreachable:
+            return unreachable
     counts = tuple(n for n in refuted_for if 2 <= n <= 6) or (2, 3, 4)
     return find_counterexample(rules, claim.id, 0, spec_path, watch=lambda seed: _claim_watch(claim, rules), player_counts=counts)
+
+
+# An option no game of a spec can show: the faces it is about, as (what the faces are, the test of a face's rules).
+_OPTION_FACES: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "flip-colour-chooser": ("a Flip", lambda face_rules: face_rules.flip),
+    "zero-rotates": ("a 0", lambda face_rules: face_rules.face.number == 0),
+    "seven-swaps": ("a 7", lambda face_rules: face_rules.face.number == 7),
+}
+
+
+def option_unreachable(claim: Any, rules: Rules) -> str | None:
+    """For an option claim about faces the spec does not have (a Flip in classic UNO, a 0 in UNO Flip): no game can
+    show the option at work, so the refutation is the state and the reason, not a log."""
+    name = claim.figures.get("name")
+    if name not in _OPTION_FACES:
+        return None
+    what, has = _OPTION_FACES[name]
+    if any(has(face_rules) for face_rules in rules.faces.values()):
+        return None
+    value = rules.spec.options.get(name)
+    shown = str(value).lower() if isinstance(value, bool) else str(value)
+    return (
+        f"# refutation of {claim.id}: the spec sets option {name} to {shown}, not the rulebook's value\n"
+        f"# no game can show it: no face of this spec is {what}, so no state of any game differs by it;\n"
+        f"# the state is the compiled rules themselves (referee rules --spec {rules.spec.path})\n"
+    )
