@@ -103,6 +103,7 @@ def round_(engine: Engine, event: ev.Round) -> None:
     state.drawn_card = None
     state.drawing = False
     state.swap_by = None
+    state.top_by = None
     state.uno_player = None
     state.uno_called = False
     state.uno_caught = False

@@ -112,6 +112,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
     penalty.challengeable = False
     penalty.bluff = False
     penalty.stack_kind = None  # a penalty a challenge produced is never stacked on
+    penalty.ruled = True
     base_count = penalty.count
     evidence = tuple(card.token for card in penalty.evidence)
     ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT
@@ -136,6 +137,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
             next_turn=next_turn,
             line=event.line,
             played_by=target,
+            ruled=True,
         )
         state.penalties[0] = owed
     if penalty.guilty:

@@ -328,6 +328,7 @@ class Engine:
         self.remove_from_hand(seat, card)
         hand = state.hands[seat]
         state.discard_pile.append(card)
+        state.top_by = seat
         state.drew = False
         state.drawn_card = None
         colour_before = state.colour
@@ -591,8 +592,6 @@ class Engine:
             if drawn is not None and self.matches(drawn.faces[state.side]):
                 raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card ({drawn}): play it or pass")
             raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
-        if not state.full_mode and not cards:
-            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
         if state.draw_pile_size() == 0:
             if self.can_reshuffle():
                 raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
@@ -602,6 +601,8 @@ class Engine:
             state.drew = True
             state.drawing = False
             return
+        if not state.full_mode and not cards:
+            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
         self.close_window()
         queue: list[Card | None] = list(cards) if cards else []
         while True:

@@ -32,6 +32,7 @@ _EVENT_CHECK = {
     ev.Call: "call",
     ev.Catch: "catch",
     ev.Challenge: "challenge",
+    ev.Swap: "swap",
     ev.Reshuffle: "reshuffle",
     ev.Score: "score",
     ev.Round: "round-order",
@@ -71,6 +72,9 @@ def rule_data(rule: Rule, rules: Rules) -> dict[str, Any]:
 
 
 def _option_value(value: object) -> object:
+    """An option's value as JSON: option stacking as its table (the kind owed: the kinds that may go on it)."""
+    if isinstance(value, tuple) and all(isinstance(item, tuple) for item in value):
+        return {owed: list(allowed) for owed, allowed in value}
     return list(value) if isinstance(value, tuple) else value
 
 
@@ -111,6 +115,8 @@ def state_data(engine: Engine) -> dict[str, Any]:
         "top_card": {"card": state.discard_pile[-1].token, "face": top.token} if top is not None else None,
         "colour_in_play": state.colour,
         "colour_to_be_chosen_by": names[state.choose_by] if state.choose_by is not None else None,
+        "swap_due_by": names[state.swap_by] if state.swap_by is not None else None,
+        "drawing_until_playable": state.drawing,
         "penalties": penalties,
         "uno_window": window,
         "hands": {name: state.hand_sizes[seat] for seat, name in enumerate(names)} if state.hand_sizes else {},
@@ -149,7 +155,18 @@ def judge(engine: Engine, event: ev.Event) -> Diagnostic | None:
         engine.restore(snapshot)
 
 
-_KIND_ORDER = {ev.Play: 0, ev.Draw: 1, ev.Pass: 2, ev.Choose: 3, ev.Call: 4, ev.Catch: 5, ev.Challenge: 5, ev.Reshuffle: 6, ev.Score: 7}
+_KIND_ORDER = {
+    ev.Play: 0,
+    ev.Draw: 1,
+    ev.Pass: 2,
+    ev.Choose: 3,
+    ev.Call: 4,
+    ev.Catch: 5,
+    ev.Challenge: 5,
+    ev.Swap: 5,
+    ev.Reshuffle: 6,
+    ev.Score: 7,
+}
 
 
 def alternatives(engine: Engine, player: str) -> list[str]:
@@ -174,7 +191,7 @@ def alternatives(engine: Engine, player: str) -> list[str]:
             text = f"{player} chooses COLOUR ({colours})"
         if isinstance(event, ev.Draw) and event.cards:
             text = f"{player} draws CARD (a card from the draw pile)"
-        other = names.index(event.target) if isinstance(event, ev.Catch | ev.Challenge) else 0
+        other = names.index(event.target) if isinstance(event, ev.Catch | ev.Challenge | ev.Swap) else 0
         found.setdefault(text, (_KIND_ORDER[type(event)], other, getattr(event, "card", "") or ""))
     return sorted(found, key=lambda text: (found[text], text))
 
@@ -202,6 +219,7 @@ _EXPLAIN_KEYS = (
     "message",
     "rule",
     "card_rule",
+    "jump_in",
     "alternatives",
 )
 
@@ -269,10 +287,27 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
             face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
             if face_rule is not None and face_rule.id != result["rule"]["id"]:
                 result["card_rule"] = rule_data(face_rule, rules)
+        result["jump_in"] = jump_in_data(engine, seat, event) if diagnostic is None else None
+        if result["jump_in"] is not None:  # legal by the house rule, not by the turn
+            result["rule"] = rule_data(rules.check_rules["jump-in"], rules)
     player = getattr(event, "player", None)
     if player is not None:
         result["alternatives"] = alternatives(engine, player)
     return result
+
+
+def jump_in_data(engine: Engine, seat: int, event: ev.Play) -> dict[str, Any] | None:
+    """A legal play out of turn under the house rule jump-in: whose card it matched, and whose turn it was."""
+    state = engine.state
+    if not engine.rules.jump_in or state.turn == seat or state.penalties or (state.drew and seat == state.next_player(state.turn)):
+        return None
+    top = state.top_face()
+    names = state.players
+    return {
+        "matched": top.token if top is not None else None,
+        "played_by": names[state.top_by] if state.top_by is not None else None,
+        "turn_of": names[state.turn],
+    }
 
 
 def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
@@ -303,6 +338,10 @@ def render_text(result: dict[str, Any]) -> list[str]:
         )
     if state["colour_to_be_chosen_by"]:
         lines.append(f"  {state['colour_to_be_chosen_by']} must choose the colour")
+    if state["swap_due_by"]:
+        lines.append(f"  {state['swap_due_by']} played a 7 and must name whom to swap hands with")
+    if state["drawing_until_playable"]:
+        lines.append(f"  {state['turn']} is drawing until a playable card comes")
     for penalty in state["penalties"]:
         extra = " (may still be challenged)" if penalty["challengeable"] else ""
         lines.append(f"  penalty: {penalty['player']} owes {penalty['owes']}{extra}")
@@ -334,6 +373,10 @@ def render_text(result: dict[str, Any]) -> list[str]:
     lines.append(f"  source: {rule['source']}")
     if rule["ruling"] is not None:
         lines.append(f"  ruling {rule['ruling']['number']}: {rule['ruling']['text']}")
+    jump = result.get("jump_in")
+    if jump is not None:
+        whose = f"{jump['played_by']}'s" if jump["played_by"] else "the turned-up"
+        lines.append(f"  a jump-in: {result['player']}'s card is identical to {whose} {jump['matched']}; it was {jump['turn_of']}'s turn")
     if result["card_rule"] is not None:
         card_rule = result["card_rule"]
         lines.append(f"  the card [{card_rule['id']}]: {card_rule['summary']} (source: {card_rule['source']})")

@@ -408,7 +408,7 @@ class Game:
         pile = tuple(state.draw_pile) if state.full_mode else tuple(sorted((card.token, n) for card, n in state.draw_counts.items() if n))
         penalties = tuple(
             (p.player, p.count, p.until_colour, p.extra, p.catch, p.loses_turn, p.next_turn, p.played_by, p.challengeable, p.guilty,
-             p.started, p.stack_kind, p.colour_before, p.into_discard)
+             p.started, p.stack_kind, p.colour_before, p.into_discard, p.ruled)
             for p in state.penalties
         )  # fmt: skip
         return (
@@ -429,6 +429,8 @@ class Game:
             penalties,
             state.drew,
             state.drawn_card,
+            state.drawing,
+            state.swap_by,
             state.uno_player,
             state.uno_called,
             state.uno_caught,

@@ -62,6 +62,7 @@ class Penalty:
     colour_before: str | None = None
     evidence: tuple[Card, ...] = ()
     into_discard: bool = False
+    ruled: bool = False  # produced or changed by a challenge's ruling (never stacked on)
 
     @property
     def owed(self) -> bool:
@@ -145,6 +146,7 @@ class GameState:
     drawn_card: Card | None = None
     drawing: bool = False  # draw until playable: the turn's draw has found no playable card yet, and cards remain
     swap_by: int | None = None  # seven swaps: this player played a 7 and names whom to swap hands with next
+    top_by: int | None = None  # who played the top card of the discard pile (None: it was turned up)
     uno_player: int | None = None
     uno_line: int = 0
     uno_called: bool = False
@@ -202,6 +204,7 @@ class GameState:
             drawn_card=self.drawn_card,
             drawing=self.drawing,
             swap_by=self.swap_by,
+            top_by=self.top_by,
             uno_player=self.uno_player,
             uno_line=self.uno_line,
             uno_called=self.uno_called,

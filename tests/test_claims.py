@@ -58,10 +58,6 @@ def _refutes(spec: Path) -> set[str]:
 def test_every_invariant_claim_and_gap_is_refuted_by_some_broken_spec() -> None:
     refuted = set().union(*(_refutes(spec) for spec in BROKEN if spec not in CLASSIC_BROKEN))
     every = {i.id for i in INVARIANTS.invariants} | {g.id for g in INVARIANTS.gaps}
-    every |= {
-        claim.id
-        for claim in claims_module.game_claims(load_rules(ROOT / "tests" / "harmless_specs" / "two-player-reverse-as-reverse.yaml"))
-    }
     every |= {claim.id for claim in CLAIMS}
     assert not every - refuted, f"nothing refutes: {sorted(every - refuted)}"
     assert len(CLAIMS) >= 25
@@ -130,6 +126,9 @@ def _broken(spec: Path, tmp_path: Path) -> None:
         if outcome.status != "refuted":
             continue
         assert outcome.counterexample is not None, f"{outcome.id}: no counterexample"
+        if "# no game can show it:" in outcome.counterexample:  # an option about faces the spec has none of
+            assert claims[outcome.id].form == "option" and "refutation of" in outcome.counterexample
+            continue
         log = tmp_path / f"{outcome.id}.log"
         log.write_text(outcome.counterexample, encoding="utf-8")
         checked = subprocess.run(

@@ -112,7 +112,7 @@ def test_rules_lists_and_shows() -> None:
     code, out = run_cli("rules", cwd=SCENARIOS)
     assert code == 0 and len(out.strip().split("\n")) == len(RULE_IDS)
     code, out = run_cli("rules", "penalty.no-stacking", "--spec", "house-stacking", cwd=SCENARIOS)
-    assert code == 0 and 'option stacking: ["draw-one", "draw-five"]' in out
+    assert code == 0 and 'option stacking: {"draw-one": ["draw-one"], "draw-five": ["draw-five"]}' in out
     code, _ = run_cli("rules", "play.matchh", cwd=SCENARIOS)
     assert code == 2
 

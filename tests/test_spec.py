@@ -220,4 +220,8 @@ def test_the_typed_options_are_the_declared_options() -> None:
 
     assert {item.name.replace("_", "-") for item in dataclasses.fields(Options)} == set(OPTIONS)
     house = load_spec(SPECS / "house-stacking.yaml").settings
-    assert house.stacking == ("draw-one", "draw-five") and house.target == 500 and house.reshuffle == "keep-top"
+    assert (
+        house.stacking == (("draw-one", ("draw-one",)), ("draw-five", ("draw-five",)))
+        and house.target == 500
+        and house.reshuffle == "keep-top"
+    )

@@ -702,6 +702,7 @@ class Before:
     dealer: int = -1
     discard: int = 0
     totals: tuple[int, ...] = ()
+    phase: object = None
 
 
 def before(engine: Engine) -> Before:
@@ -721,6 +722,7 @@ def before(engine: Engine) -> Before:
         state.dealer,
         len(state.discard_pile),
         tuple(state.totals),
+        state.phase,
     )
 
 
@@ -742,17 +744,20 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
     caught = state.penalties[0] if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch else None
     if name == "uno-catch-penalty" and caught is not None and caught.count != claimed:
         return f"{event.player} caught {event.target}: the catch costs {caught.count} cards, not {claimed}"
-    if name == "scoring" and state.phase in (ROUND_OVER, GAME_OVER) and previous.totals and state.last_result is not None:
+    ended = previous.phase is PLAYING and state.phase in (ROUND_OVER, GAME_OVER)  # this step ended the round
+    if name == "scoring" and ended and previous.totals and state.last_result is not None:
         gained = [seat for seat, total in enumerate(state.totals) if total != previous.totals[seat]]
         winner = state.last_result.winner
         others_gain = any(names[seat] != winner for seat in gained)
         if others_gain != (claimed == "own-hand-lowest-wins"):
             how = "each by their own hand" if others_gain else "by its winner alone"
             return f"round {state.last_result.number} is scored {how}; the rulebook's scoring is {claimed}"
-    if name == "challenge-innocent-extra" and isinstance(event, ev.Challenge) and engine.disputes:
-        ruled = engine.disputes[-1]
-        if ruled.line == event.line and ruled.ruling == "innocent" and rules.spec.disputes.innocent.with_extra and ruled.extra != claimed:
-            return f"{event.player}'s challenge failed: {ruled.extra} extra cards, not {claimed}"
+    first = previous.first
+    if name == "challenge-innocent-extra" and isinstance(event, ev.Challenge) and first is not None and not first[4] and state.penalties:
+        penalty = state.penalties[0]
+        extra = penalty.count - first[1] if first[2] is None else penalty.extra - first[3]
+        if rules.spec.disputes.innocent.with_extra and extra != claimed:
+            return f"{event.player}'s challenge failed: {extra} extra cards, not {claimed}"
     if isinstance(event, ev.Play) and state.phase is PLAYING:
         seat = state.seat[event.player]
         kind = _played_kind(rules, event.card, previous.side)
@@ -781,13 +786,20 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
                     follows = "follows" if happens else "does not follow"
                     return f"{event.player} played {face.token}: {what} {follows}; the rulebook's {name} is {_shown(claimed)}"
         flipped = kind is not None and any(f.flip for f in rules.faces.values() if f.face.kind == kind)
+        if name == "flip-colour-chooser" and flipped and state.colour is None and state.choose_by is None and claimed != "nobody":
+            return f"after {event.player}'s Flip uncovered a wild, nobody names the colour; the rulebook's chooser is {claimed}"
         if name == "flip-colour-chooser" and flipped and state.choose_by is not None:
             expected = {"next-player": state.turn, "player-who-flipped": seat}.get(str(claimed))
             if state.choose_by != expected:
                 who = names[state.choose_by]
                 return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; the rulebook's chooser is {claimed}"
-    if name == "draw-until-playable" and isinstance(event, ev.Draw) and not previous.penalties and not claimed and state.drawing:
-        return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
+    if name == "draw-until-playable" and isinstance(event, ev.Draw) and not previous.penalties:
+        if not claimed and state.drawing:
+            return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
+        drawn = state.drawn_card
+        unplayable = drawn is not None and not engine.matches(drawn.faces[state.side])
+        if claimed and unplayable and not state.drawing and engine.cards_remain():
+            return f"{event.player} drew {drawn}, which cannot be played, and the draw is over; the rulebook's draw goes on"
     if name == "reshuffle" and isinstance(event, ev.Reshuffle):
         kept = len(state.discard_pile)
         if (kept == 1) != (claimed == "keep-top"):
@@ -806,6 +818,45 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
         expected = state.dealer if claimed == "dealer" else (state.dealer + 1) % n
         if state.choose_by != expected:
             return f"{names[state.choose_by]} names the colour of the wild turned up, not {names[expected]}"
+    if name in ("jump-in", "stacking") and state.phase is PLAYING and not isinstance(event, ev.Score):
+        return _probe_option(name, claimed, state, engine)
+    return None
+
+
+def _probe_option(name: str, claimed: Any, state: Any, engine: Engine) -> str | None:
+    """Whether the engine, right now, accepts the plays the rulebook's value of jump-in or stacking allows or forbids:
+    each candidate play is applied and undone (``snapshot``/``restore``), so a game shows a play the spec refuses."""
+    names = state.players
+    top = state.top_face()
+    if top is None or state.choose_by is not None or state.swap_by is not None or state.drawing:
+        return None
+    candidates: list[tuple[int, Any, bool]] = []  # (seat, card, whether the rulebook's value allows the play)
+    if name == "jump-in" and not state.penalties and top.face_class is not FaceClass.WILD:
+        for seat in range(len(names)):
+            if seat != state.turn and not (state.drew and seat == state.next_player(state.turn)):
+                candidates += [(seat, card, bool(claimed)) for card in state.hands[seat] if card.faces[state.side] == top]
+    if name == "stacking" and state.penalties and 0 not in state.hand_sizes:
+        penalty = state.penalties[0]
+        if not penalty.started and not penalty.catch and not penalty.ruled:  # a draw card's penalty, none of it drawn
+            owed_kind = state.discard_pile[-1].faces[state.side].kind
+            table = claimed if isinstance(claimed, dict) else {}
+            allowed = table.get(owed_kind, frozenset())
+            stackers = {kind for kinds in table.values() for kind in kinds} | {owed_kind}
+            for card in state.hands[penalty.player]:
+                kind = card.faces[state.side].kind
+                if kind in stackers:
+                    candidates.append((penalty.player, card, kind in allowed))
+    for seat, card, allowed_by_rulebook in sorted(candidates, key=lambda item: (item[0], item[1].token)):
+        face_rules = engine.rules.faces[card.faces[state.side]]
+        colour = sorted(engine.rules.side_colours[state.side])[0] if face_rules.choose_colour else None
+        saved = engine.snapshot()
+        problem = engine.apply(ev.Play(0, names[seat], card.token, colour))
+        engine.restore(saved)
+        accepted = problem is None
+        if accepted != allowed_by_rulebook:
+            verb = "may" if accepted else "may not"
+            what = "jump in with" if name == "jump-in" else "stack"
+            return f"{names[seat]} {verb} {what} {card.token} here, which the rulebook's {name} {'forbids' if accepted else 'allows'}"
     return None
 
 
