@@ -64,6 +64,7 @@ def _penalty_json(dispute: Dispute) -> dict[str, Any] | None:
         "until_colour": dispute.until_colour,
         "extra": dispute.extra,
         "loses_turn": dispute.loses_turn,
+        "then": dispute.then,
     }
 
 
@@ -151,6 +152,7 @@ def pending(engine: Engine) -> list[dict[str, Any]]:
         victim = names[penalty.player]
         # read before any what-if: asking one changes this penalty object (restore gives the state a fresh copy)
         owed, line, evidence, loses_turn = _owed(penalty, names), penalty.line, penalty.evidence, penalty.loses_turn
+        owed["then"] = names[penalty.next_turn] if penalty.next_turn is not None else None
         if penalty.challengeable and not penalty.started and penalty.played_by is not None:
             culprit = names[penalty.played_by]
             challenge = ev.Challenge(0, victim, culprit)
@@ -311,4 +313,5 @@ def _penalty_text(penalty: dict[str, Any]) -> str:
         total = (penalty["cards"] or 0) + penalty["extra"]
         amount = f"{total} card{'s' if total != 1 else ''}"
     turn = " and loses the turn" if penalty.get("loses_turn") else ""
-    return f"{penalty['player']} draws {amount}{turn}"
+    then = f"; then {penalty['then']} plays" if penalty.get("then") else ""
+    return f"{penalty['player']} draws {amount}{turn}{then}"

@@ -133,7 +133,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
             count=penalty.count + (extra if penalty.until_colour is None else 0),
             until_colour=penalty.until_colour,
             extra=extra if penalty.until_colour is not None else 0,
-            loses_turn=not outcome.challenger_plays,
+            loses_turn=False,  # the card's player draws: it was not their turn to lose (who plays next is next_turn)
             next_turn=next_turn,
             line=event.line,
             played_by=target,
@@ -152,8 +152,9 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
         reason,
         Dispute.owed(names[drawer], base_count, penalty.until_colour, extra),
         evidence if penalty.guilty else (),
-        loses_turn=not outcome.challenger_plays,
+        loses_turn=drawer == seat and not outcome.challenger_plays,  # the challenger draws and does not play
         penalty=owed,
+        then=names[next_turn],
     )
     engine.settle()
 
@@ -168,6 +169,7 @@ def _record(
     evidence: tuple[str, ...] = (),
     loses_turn: bool = False,
     penalty: Penalty | None = None,
+    then: str | None = None,
 ) -> None:
     """Record a ruling on a catch or a challenge (kept only when disputes are recorded, for adjudicate)."""
     if not engine.record_disputes:
@@ -190,5 +192,6 @@ def _record(
             evidence,
             loses_turn=loses_turn,
             penalty=penalty,
+            then=then,
         )
     )

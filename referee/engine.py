@@ -354,6 +354,14 @@ class Engine:
             state.turn = (seat + state.direction) % len(state.players)
         else:
             self.apply_effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
+        if held and not (face_rules.challengeable and face_rules.gives_penalty):
+            # a restricted face nobody can challenge: the bluff stands at once (rule of the 'bluff' check)
+            self.warn(
+                line,
+                "unchallenged-bluff",
+                "bluff",
+                f"{self.name_of(seat)} played {face_rules.face} while holding {colour_before}, and it cannot be challenged",
+            )
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
         elif state.hand_sizes[seat] and face_rules.face.number is not None:

@@ -106,8 +106,9 @@ class Dispute:
     reason: str
     evidence: tuple[str, ...] = ()
     applied: bool | None = None
-    loses_turn: bool = False
+    loses_turn: bool = False  # the player who draws loses their turn (an innocent challenger, by default)
     penalty: Penalty | None = None
+    then: str | None = None  # who plays once the cards are drawn (None: the turn does not move, as after a catch)
 
     @staticmethod
     def owed(player: str, count: int, until_colour: str | None, extra: int) -> tuple[str | None, int | None, str | None, int]:

@@ -4,6 +4,7 @@ rejects a perturbed successor. Without this a proof would say nothing about the 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -164,6 +165,8 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         return model.choose(pre, post, z3.IntVal(model.colour_index[event.colour]))
     if isinstance(event, ev.Call):
         return model.call(pre, post, z3.IntVal(state.seat[event.player]))
+    if isinstance(event, ev.Swap):
+        return model.swap(pre, post, z3.IntVal(state.seat[event.player]), z3.IntVal(state.seat[event.target]))
     ruled = engine.disputes[-1] if engine.disputes and engine.disputes[-1].line == event.line else None
     if isinstance(event, ev.Challenge) and ruled is not None and ruled.ruling in ("guilty", "innocent") and state.penalties:
         return model.challenge(pre, post, z3.IntVal(state.seat[event.player]), z3.BoolVal(ruled.ruling == "guilty"))
@@ -186,7 +189,7 @@ def _owed_now(engine: Engine, penalty: Any) -> tuple[int, int]:
 
 
 def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
-    """The penalty the last play added, in the model's terms (a stacked play counts only its own cards)."""
+    """The penalty the last play added, in the model's terms (a stacked play owes the total: effects.stacked_total)."""
     after = engine.state.penalties
     new = [p for p in after if not any(p is q for q in before)]
     if not new:
@@ -194,8 +197,7 @@ def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
     penalty = new[-1]
     if penalty.until_colour is not None:
         return penalty.player, UNTIL_COLOUR
-    replaced = [q for q in before if not any(q is p for p in after)]
-    return penalty.player, penalty.count - sum(q.count for q in replaced)
+    return penalty.player, penalty.count
 
 
 def _start_penalty(engine: Engine) -> tuple[int, int]:
@@ -219,9 +221,8 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
     def before(engine: Engine, event: ev.Event) -> None:
         state = engine.state
         holder["snapshot"] = _snapshot(engine, model, _CARD[0]) if state.phase is PLAYING else None
-        if isinstance(event, ev.Play) and state.phase is PLAYING:
-            seat = state.seat[event.player]
-            holder["hand"] = dict(state.hands[seat])
+        if isinstance(event, ev.Play) and state.phase is PLAYING:  # every hand: a 0 may pass them all on (zero rotates)
+            holder["hand"] = sum((Counter(hand) for hand in state.hands), Counter())
 
     def after(engine: Engine, event: ev.Event) -> None:
         nonlocal checked
@@ -253,9 +254,8 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
                 challengeable=bool(given and given.challengeable),
                 played_by=state.seat[event.player],
             )
-            played_hand = holder["hand"]
-            now = state.hands[state.seat[event.player]]
-            gone = [card for card, count in played_hand.items() if now.get(card, 0) < count]
+            now = sum((Counter(hand) for hand in state.hands), Counter())
+            gone = list((holder["hand"] - now).elements())  # the one card that left the hands
             _PLAYED[0] = gone[0]
         ruled = engine.disputes[-1] if engine.disputes and engine.disputes[-1].line == event.line else None
         if isinstance(event, ev.Challenge) and ruled is not None and ruled.ruling in ("guilty", "innocent") and state.penalties:
@@ -267,6 +267,8 @@ def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[st
             caught = state.penalties[0] if state.penalties and state.penalties[0].catch else None
             drawer = caught.player if caught else state.seat[event.target]
             _DISPUTE[0] = dict(_DISPUTE[0], caught_seat=drawer, caught_owed=caught.count if caught else 0)
+        if isinstance(event, ev.Draw) and _settled(snapshot, engine)[0]:
+            _OWED[0] = (NONE, 0)  # the penalty is drawn: nobody owes it (the model's draw says so)
         post_values = _snapshot(engine, model, _CARD[0]).values
         pre = _state(snapshot.values, players)
         relation = _relation(model, rules, snapshot, engine, event, pre, _state(post_values, players))

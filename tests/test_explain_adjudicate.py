@@ -48,10 +48,10 @@ def test_guilty_evidence_and_innocent_costs() -> None:
     _, report = run_adjudicate(SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log")
     (dispute,) = report["files"][0]["disputes"]
     assert dispute["evidence"] == ["red-2/orange-reverse", "red-skip/wild"]
-    assert dispute["penalty"] == {"player": "Bob", "cards": 2, "until_colour": None, "extra": 0, "loses_turn": False}
+    assert dispute["penalty"] == {"player": "Bob", "cards": 2, "until_colour": None, "extra": 0, "loses_turn": False, "then": "Ann"}
     _, report = run_adjudicate(SCENARIOS / "disputes" / "challenge-innocent-wild-draw-color.log")
     (dispute,) = report["files"][0]["disputes"]
-    assert dispute["penalty"] == {"player": "Ann", "cards": None, "until_colour": "teal", "extra": 2, "loses_turn": True}
+    assert dispute["penalty"] == {"player": "Ann", "cards": None, "until_colour": "teal", "extra": 2, "loses_turn": True, "then": "Bob"}
 
 
 def test_pending_names_the_exact_cards_in_full_mode() -> None:

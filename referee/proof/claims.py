@@ -529,7 +529,8 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
         seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
         play = model.play(pre, mid, seat, face_rules, face_colour, chosen, uncovered, z3.Bool("moved"))
         challenger = mid.owed_seat
-        ruled = model.challenge(mid, post, challenger, z3.BoolVal(figures["ruling"] == "guilty"))
+        guilty = z3.Bool("guilty") if figures.get("never") else z3.BoolVal(figures["ruling"] == "guilty")  # never: either ruling
+        ruled = model.challenge(mid, post, challenger, guilty)
         check = solver(timeout_ms)
         check.add(model.conservation(pre), model.turn_valid(pre), play, mid.hand(seat) >= 1, ruled)
         if not possible:

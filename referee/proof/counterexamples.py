@@ -122,6 +122,10 @@ def claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for: 
         unreachable = option_unreachable(claim, rules)
         if unreachable:
             return unreachable
+    if claim.form == "start" and not figures.get("returned"):
+        unreachable = start_unreachable(claim, rules)
+        if unreachable:
+            return unreachable
     counts = tuple(n for n in refuted_for if 2 <= n <= 6) or (2, 3, 4)
     return find_counterexample(rules, claim.id, 0, spec_path, watch=lambda seed: _claim_watch(claim, rules), player_counts=counts)
 
@@ -149,4 +153,20 @@ def option_unreachable(claim: Any, rules: Rules) -> str | None:
         f"# refutation of {claim.id}: the spec sets option {name} to {shown}, not the rulebook's value\n"
         f"# no game can show it: no face of this spec is {what}, so no state of any game differs by it;\n"
         f"# the state is the compiled rules themselves (referee rules --spec {rules.spec.path})\n"
+    )
+
+
+def start_unreachable(claim: Any, rules: Rules) -> str | None:
+    """A start claim about a kind that never stays turned up (its ``at-start`` sends it back to the draw pile): no game
+    can reach a round it starts, so the refutation is the state and the reason, not a log."""
+    kind = claim.figures["kind"]
+    start_side = rules.spec.start_side
+    faces = [f for f in rules.faces.values() if f.face.kind == kind and f.face.side == start_side]
+    if not faces or not all("return-to-draw-pile" in f.at_start for f in faces):
+        return None
+    side = rules.spec.side_names[start_side]
+    return (
+        f"# refutation of {claim.id}: a {kind} turned up is meant to start the round, but the spec sends it back\n"
+        f"# no game can show it: every {kind} on the {side} side has at-start return-to-draw-pile, so no round starts on one;\n"
+        f"# the state: the {kind} is the card turned up, it goes back into the draw pile and another card is turned up\n"
     )

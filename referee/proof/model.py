@@ -363,7 +363,12 @@ class Model:
                 self.seat(next_turn),
                 post.turn == z3.If(completes, next_turn, pre.turn),
                 post.drew == z3.If(completes, z3.BoolVal(False), pre.drew),
+                # once drawn, nobody owes it (so that a later play by its drawer is not read as a stack on it)
+                post.owed_seat == z3.If(completes, NONE, pre.owed_seat),
+                post.owed == z3.If(completes, 0, pre.owed),
             ]
+        if penalty:
+            pass  # the turn and the owed cards above
         elif self.rules.draw_until_playable:  # the turn's draw goes on, a card or more a line, until a playable one
             constraints += [
                 post.turn == seat,
@@ -378,6 +383,8 @@ class Model:
                 z3.Or(pre.turn == seat, z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)),
                 z3.Not(z3.And(pre.drew, pre.turn == seat)),
             ]
+        if not penalty:
+            constraints += [post.owed_seat == pre.owed_seat, post.owed == pre.owed]
         constraints += [post.window == NONE, z3.Not(post.called)]
         changed = {"hands", "draw", "discard", "card", "turn", "drew", "window", "called", "owed_seat", "owed"}
         constraints += self.frame(pre, post, changed)
