@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
 from referee.cards import Card, Face, FaceClass, face_token
-
-if TYPE_CHECKING:
-    from referee.spec_model import Spec
+from referee.spec_model import Spec
 
 
 class Catalogue:

@@ -32,7 +32,7 @@ def _resolve_spec(ctx: click.Context, param: click.Parameter, value: str | None)
         return None
     if value == "":
         raise click.BadParameter("an empty name names no spec", ctx=ctx, param=param)
-    from referee.spec_model import resolve_spec
+    from referee.spec_extends import resolve_spec
 
     return resolve_spec(value, None)
 
@@ -51,7 +51,7 @@ def _spec_option(default: bool) -> Callable[[F], F]:
     help_text += "; default: the default spec (specs/default-spec, UNO Flip)." if default else "; overrides the log's 'spec' line."
 
     def default_name() -> str:
-        from referee.spec_model import default_spec_name
+        from referee.spec_paths import default_spec_name
 
         return default_spec_name()
 
@@ -371,7 +371,7 @@ def simulate(
     from referee.inputs import prepare_output_folder
     from referee.log_writer import write_output_file
     from referee.simulate import simulate_game
-    from referee.spec_model import default_spec_name, shipped_spec_path
+    from referee.spec_paths import default_spec_name, shipped_spec_path
 
     rules = load_rules(spec_path)
     spec = rules.spec
@@ -622,7 +622,7 @@ def _print_deck(compiled: Any, output_format: str) -> None:
 
 
 def _default_spec() -> Path:
-    from referee.spec_model import default_spec_name, resolve_spec
+    from referee.spec_extends import default_spec_name, resolve_spec
 
     return resolve_spec(default_spec_name(), None)
 
@@ -771,7 +771,7 @@ def prove(
     from referee.proof.prove import prove_spec
     from referee.proof.queries import Status
     from referee.proof.report import render_json, render_junit, render_text
-    from referee.spec_model import resolve_spec, shipped_spec_names
+    from referee.spec_extends import resolve_spec, shipped_spec_names
 
     if junit_path is not None:
         check_output_path(junit_path)

@@ -16,7 +16,8 @@ from pathlib import Path
 from referee import rules_cache, spec_extends
 from referee.cards import Card, Face
 from referee.catalogue import Catalogue
-from referee.spec_model import Rule, Spec, load_spec
+from referee.spec_extends import load_spec
+from referee.spec_model import Rule, Spec
 
 
 @dataclass(frozen=True, slots=True)

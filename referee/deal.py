@@ -22,7 +22,7 @@ from referee.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAIN
 from referee.verdicts import RoundResult
 
 if TYPE_CHECKING:
-    from referee.engine import Engine
+    from referee.state import Table  # the engine as its parts see it: they never import referee.engine
 
 
 def deal_order(dealer: int, players: int, hand_size: int) -> list[int]:
@@ -30,7 +30,7 @@ def deal_order(dealer: int, players: int, hand_size: int) -> list[int]:
     return [(dealer + 1 + index) % players for index in range(hand_size * players)]
 
 
-def players(engine: Engine, event: ev.Players) -> None:
+def players(engine: Table, event: ev.Players) -> None:
     state = engine.state
     names = event.names
     spec = engine.rules.spec
@@ -48,11 +48,11 @@ def players(engine: Engine, event: ev.Players) -> None:
     state.totals = [0] * len(names)
 
 
-def spec_name(engine: Engine, event: ev.SpecName) -> None:
+def spec_name(engine: Table, event: ev.SpecName) -> None:
     """The spec was resolved before replay began."""
 
 
-def deck(engine: Engine, event: ev.Deck) -> None:
+def deck(engine: Table, event: ev.Deck) -> None:
     rules = engine.rules
     cards = []
     for token in event.cards:
@@ -70,11 +70,11 @@ def deck(engine: Engine, event: ev.Deck) -> None:
     engine.forget_cards()
 
 
-def target(engine: Engine, event: ev.Target) -> None:
+def target(engine: Table, event: ev.Target) -> None:
     engine.state.target = event.points
 
 
-def round_(engine: Engine, event: ev.Round) -> None:
+def round_(engine: Table, event: ev.Round) -> None:
     state = engine.state
     if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
         raise Reject("bad-setup", "round-order", f"round {state.round_number} is not finished")
@@ -110,7 +110,7 @@ def round_(engine: Engine, event: ev.Round) -> None:
     engine.rounds.append(RoundResult(event.number, False))
 
 
-def dealer(engine: Engine, event: ev.Dealer) -> None:
+def dealer(engine: Table, event: ev.Dealer) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     if state.round_number > 1:
@@ -126,7 +126,7 @@ def dealer(engine: Engine, event: ev.Dealer) -> None:
     state.phase = SETUP
 
 
-def shuffle(engine: Engine, event: ev.Shuffle) -> None:
+def shuffle(engine: Table, event: ev.Shuffle) -> None:
     state = engine.state
     cards = engine.cards(event.cards)
     # items() compares in C (Counter's own == runs a Python loop); neither side holds a zero count
@@ -149,7 +149,7 @@ def shuffle(engine: Engine, event: ev.Shuffle) -> None:
     turn_up(engine, state.draw_pile.pop())
 
 
-def hand(engine: Engine, event: ev.Hand) -> None:
+def hand(engine: Table, event: ev.Hand) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     cards = engine.cards(event.cards)
@@ -170,7 +170,7 @@ def hand(engine: Engine, event: ev.Hand) -> None:
     state.hands_given += 1
 
 
-def start(engine: Engine, event: ev.Start) -> None:
+def start(engine: Table, event: ev.Start) -> None:
     state = engine.state
     card = engine.card(event.card)
     if state.hands_given < state.player_count:
@@ -198,7 +198,7 @@ def goes_back(rules: Rules, card: Card) -> bool:
     return "return-to-draw-pile" in rules.faces[card.faces[rules.spec.start_side]].at_start
 
 
-def turn_up(engine: Engine, card: Card) -> None:
+def turn_up(engine: Table, card: Card) -> None:
     """The card turned up at the start, and what it does (rulings 4 to 10)."""
     state = engine.state
     rules = engine.rules

@@ -17,10 +17,10 @@ from referee.legality import Reject, no_catch_owed
 from referee.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 
 if TYPE_CHECKING:
-    from referee.engine import Engine
+    from referee.state import Table  # the engine as its parts see it: they never import referee.engine
 
 
-def call(engine: Engine, event: ev.Call) -> None:
+def call(engine: Table, event: ev.Call) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     if state.phase is not PLAYING:
@@ -33,7 +33,7 @@ def call(engine: Engine, event: ev.Call) -> None:
     state.uno_called = True
 
 
-def _parties(engine: Engine, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
+def _parties(engine: Table, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
     """The seats of who catches or challenges and of whom, once a round is in play and no catch is owed."""
     seat = engine.seat_of(event.player)
     target = engine.seat_of(event.target)
@@ -43,7 +43,7 @@ def _parties(engine: Engine, event: ev.Catch | ev.Challenge, code: str, check: s
     return seat, target
 
 
-def catch(engine: Engine, event: ev.Catch) -> None:
+def catch(engine: Table, event: ev.Catch) -> None:
     state = engine.state
     rules = engine.rules
     seat, target = _parties(engine, event, "invalid-catch", "catch")
@@ -59,7 +59,7 @@ def catch(engine: Engine, event: ev.Catch) -> None:
         engine.settle()
 
 
-def catch_invalid(engine: Engine, seat: int, target: int) -> str:
+def catch_invalid(engine: Table, seat: int, target: int) -> str:
     """Why a catch is not allowed now ('' when it is)."""
     state = engine.state
     name = state.players[target]
@@ -76,7 +76,7 @@ def catch_invalid(engine: Engine, seat: int, target: int) -> str:
     return ""
 
 
-def _record_catch(engine: Engine, event: ev.Catch, ruling: Ruling, reason: str) -> None:
+def _record_catch(engine: Table, event: ev.Catch, ruling: Ruling, reason: str) -> None:
     state = engine.state
     rules = engine.rules
     valid = ruling is Ruling.VALID
@@ -86,7 +86,7 @@ def _record_catch(engine: Engine, event: ev.Catch, ruling: Ruling, reason: str) 
     _record(engine, event, ruling, rules.check_rules["catch"].id, reason, owed, penalty=penalty)
 
 
-def challenge(engine: Engine, event: ev.Challenge) -> None:
+def challenge(engine: Table, event: ev.Challenge) -> None:
     state = engine.state
     rules = engine.rules
     names = state.players
@@ -160,7 +160,7 @@ def challenge(engine: Engine, event: ev.Challenge) -> None:
 
 
 def _record(
-    engine: Engine,
+    engine: Table,
     event: ev.Catch | ev.Challenge,
     ruling: Ruling,
     rule: str,

@@ -35,7 +35,7 @@ from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
 from referee.moves import Move, legal_moves
 from referee.replay import Replay, card_form
-from referee.spec_model import default_spec_name, resolve_spec
+from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 MODES = ("full", "observed")

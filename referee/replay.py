@@ -19,7 +19,7 @@ from referee.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
 from referee.log_reader import COLOURS, PAIRS, CardForm, LogReader
-from referee.spec_model import default_spec_name, resolve_spec
+from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be read

@@ -3,48 +3,31 @@ tree (then ``referee.spec_model.build_spec`` reads it)."""
 
 from __future__ import annotations
 
-import functools
-import importlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from referee.errors import Position, SpecError, escape
+from referee.spec_model import Spec, replace_spec
 from referee.spec_nodes import Mapping, Scalar, Sequence
+from referee.spec_paths import SPECS, default_spec_name, shipped_spec_names, shipped_spec_path
+from referee.spec_reader import build_spec
 from referee.spec_vocabulary import MERGED_BY_ENTRY, NAME_FORM
 
-if TYPE_CHECKING:
-    from referee.spec_model import Spec
+__all__ = [
+    "READ",
+    "SPECS",
+    "SPEC_MARKERS",
+    "default_spec_name",
+    "inside",
+    "load_spec",
+    "resolve_spec",
+    "shipped_spec_names",
+    "shipped_spec_path",
+]
 
 
-def _shipped_specs() -> Path:
-    """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
-    try:
-        return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
-    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
-        return Path(__file__).resolve().parent.parent / "specs"
-
-
-SPECS = _shipped_specs()
 SPEC_MARKERS = ("format", "name", "extends")  # a spec file has one of these top-level keys; another file is "not a spec file"
 READ: list[Path] | None = None  # when a list, every spec file ``load_spec`` reads is added to it (the rules cache)
-
-
-@functools.cache
-def default_spec_name() -> str:
-    """The shipped spec a log without a ``spec`` line is checked against: data, in ``specs/default-spec``."""
-    lines = (SPECS / "default-spec").read_text(encoding="utf-8").splitlines()
-    return next(line.strip() for line in lines if line.strip() and not line.startswith("#"))
-
-
-def shipped_spec_names() -> list[str]:
-    """Names of the specs shipped inside the package."""
-    return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
-
-
-def shipped_spec_path(name: str) -> Path | None:
-    entry = SPECS / f"{name}.yaml"
-    return entry if entry.is_file() else None
 
 
 def inside(path: Path | str, folder: Path | str) -> bool:
@@ -159,9 +142,6 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 
 def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
     """Load, merge (``extends``) and validate a spec file; ``extends`` may name files below the spec's folder or ``roots``."""
-    from referee.spec_model import replace_spec
-    from referee.spec_reader import build_spec
-
     tree, game, stated = _merged_tree(path, 0, roots)
     spec = build_spec(tree, str(path))
     return replace_spec(spec, game=game, game_stated=stated) if game else spec

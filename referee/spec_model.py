@@ -13,10 +13,9 @@ import functools
 from dataclasses import dataclass
 
 from referee.cards import FaceClass
-from referee.catalogue import Catalogue
 from referee.errors import Position
-from referee.spec_extends import SPECS, default_spec_name, load_spec, resolve_spec, shipped_spec_names, shipped_spec_path
 from referee.spec_nodes import Mapping, Scalar, Sequence
+from referee.spec_paths import SPECS
 from referee.spec_vocabulary import (
     CHECKS,
     CHECKS_ONLY_WITH,
@@ -67,13 +66,7 @@ __all__ = [
     "replace_spec",
     "ruling_text",
     "rulings",
-    "Catalogue",
     "SPECS",
-    "default_spec_name",
-    "load_spec",
-    "resolve_spec",
-    "shipped_spec_names",
-    "shipped_spec_path",
     "CHECKS",
     "CHECKS_ONLY_WITH",
     "CITATION_KEYS",

@@ -12,10 +12,13 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
-from typing import Final
+from typing import TYPE_CHECKING, Final, Protocol
 
 from referee.cards import Card, Face
 from referee.verdicts import RoundResult
+
+if TYPE_CHECKING:
+    from referee.compiler import FaceRules, Rules
 
 
 class Phase(IntEnum):
@@ -227,3 +230,42 @@ class Snapshot:
     warnings: int
     rounds: tuple[RoundResult, ...]
     disputes: int
+
+
+class Table(Protocol):
+    """What the engine's parts (``referee.deal``, ``referee.disputes``, ``referee.legality``) read and call: the one
+    ``GameState``, the compiled ``Rules`` and the steps they share. ``referee.engine.Engine`` is the only one; the
+    parts are typed against this, so that none of them imports the engine that imports them."""
+
+    state: GameState
+    rules: Rules
+    record_disputes: bool
+    disputes: list[Dispute]
+    rounds: list[RoundResult]
+
+    def seat_of(self, name: str) -> int: ...
+
+    def card(self, token: str) -> Card: ...
+
+    def cards(self, tokens: tuple[str, ...]) -> list[Card]: ...
+
+    def close_window(self) -> None: ...
+
+    def settle(self) -> None: ...
+
+    def flip(self, face_rules: FaceRules) -> None: ...
+
+    def forget_cards(self) -> None: ...
+
+    def apply_effects(
+        self,
+        seat: int,
+        face_rules: FaceRules,
+        stacked: int,
+        *,
+        start: bool = False,
+        held: bool = False,
+        line: int = 0,
+        colour_before: str | None = None,
+        evidence: tuple[Card, ...] = (),
+    ) -> None: ...

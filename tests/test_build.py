@@ -115,7 +115,7 @@ def test_no_rules_module_names_a_game_or_its_cards() -> None:
     import ast
 
     from referee.compiler import load_rules
-    from referee.spec_model import shipped_spec_names, shipped_spec_path
+    from referee.spec_paths import shipped_spec_names, shipped_spec_path
     from referee.spec_vocabulary import EFFECTS_PLAIN, EFFECTS_WITH_AMOUNT, START_ACTIONS
 
     vocabulary = set(EFFECTS_PLAIN) | set(EFFECTS_WITH_AMOUNT) | set(START_ACTIONS)

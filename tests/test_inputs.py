@@ -248,7 +248,7 @@ def test_the_shipped_specs_are_found_from_an_uninstalled_source_tree(monkeypatch
     """``python -m referee`` in a clone whose install is not editable imports the tree, where referee.specs is specs/."""
     import importlib
 
-    from referee import spec_extends as spec_model  # where specs come from
+    from referee import spec_paths as spec_model  # where specs come from
 
     real = importlib.import_module
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.errors import SpecError
+from referee.spec_extends import load_spec
 from referee.spec_loader import load_text
-from referee.spec_model import load_spec
 from referee.spec_reader import build_spec
 
 NASTY_YAML = [

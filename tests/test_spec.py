@@ -9,7 +9,7 @@ import pytest
 
 from referee.compiler import compile_spec, load_rules
 from referee.errors import SpecError
-from referee.spec_model import load_spec, shipped_spec_names
+from referee.spec_extends import load_spec, shipped_spec_names
 
 from helpers import HANDS_2P, check_text, codes
 

@@ -40,7 +40,8 @@ from referee.errors import Position, SpecError
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.proof.queries import Answer
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
-from referee.spec_model import SPECS, Spec
+from referee.spec_model import Spec
+from referee.spec_paths import SPECS
 
 FORMAT = "referee-claims/1"
 FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option")
@@ -352,7 +353,7 @@ def game_of(spec: Spec) -> str:
     if spec.game_stated or has_claims_file(spec.game):
         return spec.game
     from referee.compiler import load_rules
-    from referee.spec_model import shipped_spec_names
+    from referee.spec_paths import shipped_spec_names
 
     shape = _shape(spec)
     for name in shipped_spec_names():

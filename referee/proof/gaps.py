@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import z3
 
 from referee.compiler import Rules
-from referee.proof.invariants import Gap
 from referee.proof.model import NONE, Model, State, solver
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
 
@@ -41,6 +41,15 @@ def _flip_uncovers_wild(rules: Rules, n: int, timeout_ms: int, stuck: bool) -> z
     if stuck:
         check.add(post.colour == NONE, z3.Not(post.pending), *[hand >= 1 for hand in post.hands])
     return check
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """A situation the sources leave open (``specs/invariants.yml``), closed by a ruling."""
+
+    id: str
+    summary: str
+    ruling: int
 
 
 SITUATIONS: dict[str, tuple[Callable[[Rules, int, int, bool], z3.Solver], Callable[[Rules], Rules]]] = {

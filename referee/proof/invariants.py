@@ -25,6 +25,7 @@ from referee import effects
 from referee.compiler import Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
+from referee.proof.gaps import SITUATIONS, Gap
 from referee.proof.model import Model, State, solver
 from referee.proof.queries import Answer, Status, all_unsat, ask, for_each_count, per_player_count
 from referee.spec_loader import Mapping, Scalar, Sequence, load_file
@@ -37,13 +38,6 @@ class Invariant:
 
 
 @dataclass(frozen=True, slots=True)
-class Gap:
-    id: str
-    summary: str
-    ruling: int
-
-
-@dataclass(frozen=True, slots=True)
 class Invariants:
     cards: int
     invariants: tuple[Invariant, ...]
@@ -53,7 +47,7 @@ class Invariants:
 def load_invariants(path: Path | None = None) -> Invariants:
     """The invariants declared beside the shipped specs (``specs/invariants.yml``)."""
     if path is None:
-        from referee.spec_model import SPECS
+        from referee.spec_paths import SPECS
 
         path = SPECS / "invariants.yml"
     tree = load_file(path)
@@ -81,8 +75,6 @@ def load_invariants(path: Path | None = None) -> Invariants:
                 invariants.append(Invariant(entry_id, summary))
             else:
                 gaps.append(Gap(entry_id, summary, int(text(item.entries.get("ruling"), "ruling") or 0)))
-    from referee.proof.gaps import SITUATIONS
-
     for invariant in invariants:
         if invariant.id not in CHECKERS:
             problems.append((tree.position, f"invariant '{invariant.id}' has no proof procedure"))

@@ -1,0 +1,36 @@
+"""Where the shipped specs are: the package data folder, its spec names, and the default spec. No other module of
+referee is imported here: every spec module may read these."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from pathlib import Path
+
+
+def _shipped_specs() -> Path:
+    """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
+    try:
+        return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
+    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
+        return Path(__file__).resolve().parent.parent / "specs"
+
+
+SPECS = _shipped_specs()
+
+
+@functools.cache
+def default_spec_name() -> str:
+    """The shipped spec a log without a ``spec`` line is checked against: data, in ``specs/default-spec``."""
+    lines = (SPECS / "default-spec").read_text(encoding="utf-8").splitlines()
+    return next(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def shipped_spec_names() -> list[str]:
+    """Names of the specs shipped inside the package."""
+    return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
+
+
+def shipped_spec_path(name: str) -> Path | None:
+    entry = SPECS / f"{name}.yaml"
+    return entry if entry.is_file() else None
