@@ -268,12 +268,14 @@ class Engine:
             if penalty.player == seat:
                 stacked = legality.stacking(self, seat, token, penalty)
                 if stacked is None:
-                    raise Reject(
-                        "illegal-play",
-                        "penalty-owed",
-                        f"{event.player} owes {penalty.describe()} and must draw before playing",
-                        ("draws",),
-                    )
+                    table = self.rules.stacking or {}
+                    kinds = sorted(table.get(penalty.stack_kind or "", ())) if not penalty.started and not penalty.ruled else []
+                    owes = f"{event.player} owes {penalty.describe()}"
+                    if kinds and 0 not in state.hand_sizes:
+                        message = f"{owes}: draw them, or stack a {' or a '.join(kinds)} on them"
+                    else:
+                        message = f"{owes} and must draw before playing"
+                    raise Reject("illegal-play", "penalty-owed", message, ("draws",))
             else:
                 raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
         if state.choose_by is not None:
@@ -401,8 +403,8 @@ class Engine:
         state = self.state
         swapper = state.swap_by
         if swapper is None or not self.rules.seven_swaps:
-            why = "only right after a 7 under the house rule seven swaps" if not self.rules.seven_swaps else "no 7 was just played"
-            raise Reject("out-of-turn", "turn", f"{event.player} may not swap hands now: a swap comes {why}")
+            why = "a swap comes only after a 7, under the house rule seven swaps" if not self.rules.seven_swaps else "no 7 was just played"
+            raise Reject("out-of-turn", "turn", f"{event.player} may not swap hands now: {why}")
         other = self.seat_of(event.target)
         self.close_window()  # the 7's player's UNO window closes at the swap
         hands, sizes = list(state.hands), list(state.hand_sizes)
