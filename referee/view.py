@@ -89,6 +89,8 @@ def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
         "discard": len(state.discard_pile),
         "penalties": [[p.player, p.describe()] for p in state.penalties],
         "uno": [state.uno_player, state.uno_called] if state.uno_player is not None else None,
+        "swap": state.swap_by,
+        "drawing": state.drawing,
         "totals": list(state.totals),
         "sizes": list(state.hand_sizes),
         "hands": hands,

@@ -223,8 +223,28 @@ def test_a_dispute_shows_its_ruling(browser: Any, tmp_path: Path) -> None:
     opened = _open(browser, SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log", tmp_path, "#line-10")
     panel = opened.text("#dispute-panel")
     assert "challenge by Ann against Bob: guilty [challenge.guilty]" in panel
-    assert "Evidence: red-2/orange-reverse, red-skip/wild" in panel and "Penalty: Bob draws 2 cards" in panel
+    assert "Evidence: red-2/orange-reverse, red-skip/wild" in panel and "Penalty: Bob draws 2 cards; then Ann plays" in panel
     opened.shot("view-dispute")
+    _no_traffic(opened)
+
+
+def test_a_house_rule_game_shows_the_swap_and_the_draw_until_playable(browser: Any, tmp_path: Path) -> None:
+    """Seven swaps and draw until playable on the page: the swap due after the 7, the hands changing owner at the
+    swap, the draw going on (scenarios/house-rules/two/party.log, spec uno-party)."""
+    opened = _open(browser, SCENARIOS / "house-rules" / "two" / "party.log", tmp_path, "#line-17")
+    page = opened.page
+    assert "Bob played a 7 and names whom to swap hands with" in opened.text("#fact-swap")
+    assert opened.text("#player-Ann h3").startswith("Ann \u2014 11 cards") and opened.text("#player-Bob h3").startswith(
+        "Bob \u2014 3 cards"
+    )
+    opened.shot("view-house-swap-due")
+    page.keyboard.press("ArrowRight")  # line 18: Bob swaps Ann
+    assert opened.text("#position").startswith("line 18 of ")
+    assert opened.text("#player-Ann h3").startswith("Ann \u2014 3 cards") and opened.text("#player-Bob h3").startswith(
+        "Bob \u2014 11 cards"
+    )
+    assert page.locator("#fact-swap").count() == 0
+    opened.shot("view-house-swapped")
     _no_traffic(opened)
 
 

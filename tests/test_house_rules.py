@@ -1,0 +1,147 @@
+"""The house rules of docs/log-format.md ("House rules") through the library and the commands: the moves listed,
+the messages written from the spec's own outcomes under every ``disputes`` setting, and the library's game."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.spec_vocabulary import DISPUTE_SETTINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE = ROOT / "scenarios" / "house-rules"
+HEADER = """players Ann Bob Cat
+spec {spec}
+round 1
+dealer Cat
+hand Ann red-7 red-0 red-5 blue-3 green-4 yellow-9 red-draw-two
+hand Bob red-2 blue-5 green-7 yellow-4 red-skip blue-draw-two wild-draw-four
+hand Cat red-3 blue-7 green-1 yellow-2 red-5 wild red-draw-two
+start red-9
+"""
+
+
+def _game(spec: str, *lines: str) -> referee.Game:
+    return referee.Game.from_log(HEADER.format(spec=spec) + "".join(line + "\n" for line in lines))
+
+
+def test_legal_moves_list_a_jump_in_for_every_player_who_may_make_one() -> None:
+    game = _game("uno-jump-in", "Ann plays red-5")
+    moves = {str(move) for move in game.legal_moves()}
+    assert "Cat plays red-5" in moves  # Cat's twin of the top card, out of turn
+    assert "Bob plays red-2" in moves and "Cat plays red-3" not in moves  # Cat's other cards wait for her turn
+    official = _game("uno", "Ann plays red-5")
+    assert "Cat plays red-5" not in {str(move) for move in official.legal_moves()}
+    for move in game.legal_moves():
+        assert game.is_legal(move).legal, move
+    game.push("Cat plays red-5")
+    assert game.turn == "Ann"
+
+
+def test_after_a_seven_the_moves_are_the_call_and_the_swaps() -> None:
+    game = _game("uno-seven-zero", "Ann plays red-7")
+    assert game.turn == "Ann"
+    assert sorted(str(move) for move in game.legal_moves()) == ["Ann swaps Bob", "Ann swaps Cat"]
+    before = {name: sorted(str(card) for card in game.hand(name)) for name in game.players}
+    copy = game.copy()
+    game.push("Ann swaps Cat")
+    after = {name: sorted(str(card) for card in game.hand(name)) for name in game.players}
+    assert after["Ann"] == before["Cat"] and after["Cat"] == before["Ann"] and after["Bob"] == before["Bob"]
+    assert game.turn == "Bob" and copy.turn == "Ann"  # the copy is untouched
+    assert game.pop() is not None and game == copy
+    bad = game.is_legal("Bob plays red-2")
+    assert bad.code == "swap-missing" and bad.rule == "house.seven-swaps" and "Ann swaps Bob" in bad.allowed
+
+
+def test_a_zero_passes_every_hand_on_in_the_direction_of_play() -> None:
+    game = _game("uno-seven-zero")
+    before = {name: sorted(str(card) for card in game.hand(name)) for name in game.players}
+    game.push("Ann plays red-0")
+    ann_left = sorted(card for card in before["Ann"] if card != "red-0")
+    assert sorted(str(card) for card in game.hand("Bob")) == ann_left
+    assert sorted(str(card) for card in game.hand("Cat")) == before["Bob"]
+    assert sorted(str(card) for card in game.hand("Ann")) == before["Cat"]
+
+
+def test_while_the_draw_goes_on_only_the_drawer_draws() -> None:
+    game = _game("uno-draw-to-match", "Ann draws blue-1")
+    moves = game.legal_moves()
+    assert moves and all(str(move).startswith("Ann draws ") for move in moves)
+    assert game.is_legal("Ann passes").code == "draw-too-few"
+    game.push("Ann draws red-3")
+    assert {str(move) for move in game.legal_moves()} >= {"Ann plays red-3", "Ann passes"}
+    assert game.is_legal("Ann draws green-2").code == "draw-too-many"
+
+
+def test_a_stack_is_listed_and_adds_up() -> None:
+    game = _game("uno-progressive", "Ann plays red-draw-two")
+    moves = {str(move) for move in game.legal_moves()}
+    assert "Bob plays blue-draw-two" in moves and any(move.startswith("Bob plays wild-draw-four") for move in moves)
+    game.push("Bob plays blue-draw-two")
+    assert game.state()["penalties"][0]["player"] == "Cat" and game.state()["penalties"][0]["cards"] == 4
+
+
+def _variants() -> list[tuple[str, str, str]]:
+    """Each setting of each challenge outcome changed alone (and the defaults): (outcome, setting, value)."""
+    found = [("challenge-guilty", "draws", "player")]
+    for outcome in ("challenge-guilty", "challenge-innocent"):
+        for key, values in DISPUTE_SETTINGS[outcome].items():
+            found += [(outcome, key, value) for value in values[1:]]
+    return found
+
+
+@pytest.mark.parametrize(("outcome", "key", "value"), _variants(), ids=lambda item: str(item))
+@pytest.mark.parametrize("guilty", [True, False], ids=["guilty", "innocent"])
+def test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says(
+    tmp_path: Path, outcome: str, key: str, value: str, guilty: bool
+) -> None:
+    """adjudicate's message and JSON follow the spec's disputes section, under every setting: who draws (the card's
+    player or the challenger), how many (the penalty, or with the extra cards), who plays once they are drawn."""
+    spec = tmp_path / "disputes.yaml"
+    spec.write_text(f"format: referee-spec/1\nname: variant\nextends: uno\ndisputes:\n  {outcome}: {{{key}: {value}}}\n", encoding="utf-8")
+    # Bob holds red when he plays the Wild Draw Four on red (guilty); later on green, which he lacks (innocent).
+    lines = ["Ann plays red-5", "Bob plays wild-draw-four blue", "Cat challenges Bob"]
+    if not guilty:
+        lines = ["Ann plays red-5", "Bob plays red-2", "Cat plays red-3", "Ann plays red-7", "Bob plays green-7", "Cat plays green-1"]
+        lines += ["Ann plays green-4", "Bob plays wild-draw-four yellow", "Cat challenges Bob"]
+    log = tmp_path / "game.log"
+    log.write_text(HEADER.format(spec="disputes.yaml") + "\n".join(lines) + "\n", encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "adjudicate", "--format", "json", str(log)], capture_output=True, text=True, timeout=60
+    )
+    (dispute,) = json.loads(completed.stdout)["files"][0]["disputes"]
+    assert dispute["ruling"] == ("guilty" if guilty else "innocent"), dispute
+    settings = {k: v[0] for k, v in DISPUTE_SETTINGS["challenge-guilty" if guilty else "challenge-innocent"].items()}
+    if outcome == ("challenge-guilty" if guilty else "challenge-innocent"):
+        settings[key] = value
+    drawer = "Bob" if settings["draws"] == "player" else "Cat"
+    cards_extra = 2 if settings["cards"] == "penalty-and-extra" else 0
+    then = "Cat" if settings["then"] == "challenger-plays" else "Ann"
+    penalty = dispute["penalty"]
+    assert (penalty["player"], penalty["cards"] + penalty["extra"], penalty["then"]) == (drawer, 4 + cards_extra, then)
+    assert penalty["loses_turn"] == (drawer == "Cat" and then == "Ann")
+    text = subprocess.run([sys.executable, "-m", "referee", "adjudicate", str(log)], capture_output=True, text=True, timeout=60).stdout
+    turn = " and loses the turn" if penalty["loses_turn"] else ""
+    assert f"penalty: {drawer} draws {4 + cards_extra} cards{turn}; then {then} plays" in text, text
+    # and the engine agrees: once the cards are drawn, `then` plays and nobody else may
+    drawn = " ".join(itertools.islice(("blue-1", "blue-2", "blue-4", "blue-6", "blue-8", "blue-9"), 4 + cards_extra))
+    other = "Ann" if then == "Cat" else "Cat"
+    after = tmp_path / "after.log"
+    after.write_text(log.read_text(encoding="utf-8") + f"{drawer} draws {drawn}\n{other} passes\n", encoding="utf-8")
+    verdict = referee.check(after)
+    assert verdict.errors and verdict.errors[0].code == "out-of-turn" and then in verdict.errors[0].message, verdict.errors
+
+
+def test_every_house_scenario_folder_has_both_modes_and_both_table_sizes() -> None:
+    observed = sorted(HOUSE.glob("*.log")) + sorted((HOUSE / "two").glob("*.log")) + sorted((HOUSE / "ten").glob("*.log"))
+    for log in observed:
+        assert (log.parent / "full" / log.name).is_file(), log
+    assert {len(log.read_text(encoding="utf-8").split("\nplayers ")[1].split("\n")[0].split()) for log in observed} == {2, 3, 10}
+    specs = {log.read_text(encoding="utf-8").split("\nspec ")[1].split("\n")[0] for log in observed}
+    assert {"uno-seven-zero", "uno-jump-in", "uno-draw-to-match", "uno-progressive", "uno-party"} <= specs
