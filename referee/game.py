@@ -454,8 +454,8 @@ class Game:
     @property
     def turn(self) -> str | None:
         """The one player who must act now while a round is played: a 7's player who owes a swap, the drawer of a penalty
-        owed (or its challenger), the chooser of a colour, else the player whose turn it is; None between rounds. Others may still act too (a catch,
-        the next player after a draw): ``to_move`` lists them all."""
+        owed (or its challenger), the chooser of a colour, else the player whose turn it is; None between rounds. Others
+        may still act too (a catch, the next player after a draw, a jump-in): ``to_move`` lists them all."""
         state = self._engine.state
         if state.phase is not PLAYING:
             return None
