@@ -44,7 +44,7 @@ from referee.spec_model import Spec
 from referee.spec_paths import SPECS
 
 FORMAT = "referee-claims/1"
-FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option")
+FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
@@ -52,6 +52,7 @@ TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"}
 DECK_KEYS = frozenset({"cards", "sides", "pairing"})
 CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then", "extra"})
 CATCH_KEYS = frozenset({"draws", "cards"})
+STACK_KEYS = frozenset({"kind", "adds"})
 # The rulebooks' figures where a claim leaves them out (claims files written before the figures were claim keys):
 # an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
 DEFAULT_EXTRA = 2
@@ -213,6 +214,9 @@ def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
         }
     if form == "option":
         return _read_option(reader, node)
+    if form == "stack":
+        reader.keys(node, STACK_KEYS, set(STACK_KEYS), "a stack claim")
+        return {"kind": reader.text(entries.get("kind"), "kind", where), "adds": reader.number(entries.get("adds"), "adds", where)}
     if form == "challenge":
         if set(entries) == {"never"}:  # no challenge can arise (a house rule without bluffing)
             if reader.choice(entries.get("never"), "never", where, ("true",)) == "true":
@@ -477,6 +481,26 @@ def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z
         goes_on = post.hand(seat) >= 1  # the claims speak of a round that goes on (a last card ends it)
         plain = pre.owed_seat != seat  # the claim speaks of a plain play, not of one stacked on a penalty (option stacking)
         check.add(model.conservation(pre), model.turn_valid(pre), step, goes_on, plain, z3.Not(z3.And(*expected)))
+        questions.append(check)
+    return questions
+
+
+def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+    """For each face of the kind played by the player who owes a penalty (option stacking): can anyone but the next
+    player owe after it, or another total than the penalty plus the claim's ``adds``? (sat: refuted). With
+    ``possible``: can such a stack be played at all? (unsat: refuted, the claim would hold of nothing)"""
+    model = Model(rules, n, len(rules.deck))
+    questions = []
+    for face_rules in faces_of(rules, claim.figures["kind"]):
+        pre, post = State.make(n, "pre"), State.make(n, "post")
+        seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
+        step = model.play(pre, post, seat, face_rules, face_colour, chosen, uncovered, z3.Bool("moved"))
+        check = solver(timeout_ms)
+        owing = z3.And(pre.owed_seat == seat, pre.owed >= 1)  # a count owed by the player who plays
+        check.add(model.conservation(pre), model.turn_valid(pre), step, owing)
+        if not possible:
+            expected = [post.owed_seat == model.next_seat(seat, post.direction), post.owed == pre.owed + claim.figures["adds"]]
+            check.add(z3.Not(z3.And(*expected)))
         questions.append(check)
     return questions
 
@@ -933,6 +957,17 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
     if claim.form == "option":
         return option_violation(claim, rules, previous, engine, event)
+    if claim.form == "stack" and isinstance(event, ev.Play) and previous is not None and previous.first is not None:
+        seat = state.seat[event.player]
+        player, count = previous.first[0], previous.first[1]
+        if player == seat and _played_kind(rules, event.card, previous.side) == figures["kind"] and state.penalties:
+            passed = state.penalties[-1]
+            receiver = state.next_player(seat)
+            if passed.player != receiver or passed.count != count + figures["adds"]:
+                return (
+                    f"{event.player} stacked a {figures['kind']} on {count} cards: {state.players[passed.player]} owes {passed.count}, "
+                    f"not {state.players[receiver]} {count + figures['adds']}"
+                )
     if claim.form == "challenge" and figures.get("never"):
         if isinstance(event, ev.Challenge):
             return f"{event.player} challenged {event.target}'s wild draw card: the claim is that no challenge can arise"

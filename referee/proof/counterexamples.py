@@ -122,6 +122,12 @@ def claim_counterexample(claim: Any, rules: Rules, spec_path: str, refuted_for: 
         unreachable = option_unreachable(claim, rules)
         if unreachable:
             return unreachable
+    if claim.form == "stack" and not any(f.stackable for f in rules.faces.values() if f.face.kind == figures["kind"]):
+        return (
+            f"# refutation of {claim.id}: a {figures['kind']} is meant to be stacked on a penalty owed\n"
+            f"# no game can show it: the spec's option stacking lets no {figures['kind']} go on any penalty;\n"
+            f"# the state: a player owes a penalty and holds a {figures['kind']}; playing it is illegal-play\n"
+        )
     if claim.form == "start" and not figures.get("returned"):
         unreachable = start_unreachable(claim, rules)
         if unreachable:

@@ -78,6 +78,12 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
             return Status.REFUTED, never, f"no {what} can be made under the spec"
         status, refuted = for_each_count(players, lambda n: first_sat(question(claim, rules, n, timeout_ms)))
         return status, refuted, ""
+    if claim.form == "stack":
+        never = [n for n in players if first_sat(c.stack_question(claim, rules, n, timeout_ms, True)) == "unsat"]
+        if never:
+            return Status.REFUTED, never, f"no {claim.figures['kind']} can be stacked on a penalty under the spec"
+        status, refuted = for_each_count(players, lambda n: first_sat(c.stack_question(claim, rules, n, timeout_ms)))
+        return status, refuted, ""
     counts = c.counts_for(claim, rules, players)
     if not counts:
         return Status.PROVED, [], "no player count of the spec's range is concerned"
