@@ -35,6 +35,7 @@ from referee.compiler import FaceRules, Rules
 from referee.legality import Reject
 from referee.state import (
     GAME_OVER,
+    NO_ROUND,
     PLAYING,
     ROUND_OVER,
     START_AGAIN,
@@ -403,7 +404,12 @@ class Engine:
         state = self.state
         swapper = state.swap_by
         if swapper is None or not self.rules.seven_swaps:
-            why = "a swap comes only after a 7, under the house rule seven swaps" if not self.rules.seven_swaps else "no 7 was just played"
+            if not self.rules.seven_swaps:
+                why = "a swap comes only after a 7, under the house rule seven swaps"
+            elif state.phase is not PLAYING:
+                why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
+            else:
+                why = "no 7 with cards left was just played"
             raise Reject("out-of-turn", "turn", f"{event.player} may not swap hands now: {why}")
         other = self.seat_of(event.target)
         self.close_window()  # the 7's player's UNO window closes at the swap

@@ -269,3 +269,53 @@ def test_a_house_spec_cannot_change_its_game(tmp_path: Path) -> None:
     with pytest.raises(SpecError) as caught:
         load_rules(spec)
     assert f"{spec}:4:1: error: 'game' is inherited from the spec this one extends" in caught.value.render()
+
+
+def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
+    """Issue 19: a claim states the rulebook's figure; the questions and checks of every form but ``option`` (whose
+    check is the comparison of the spec's option with the claim's value) read no option of the spec under test, so a
+    slip in an option (a catch penalty of 4, a target of 50) cannot pass as the rulebook's."""
+    import inspect
+
+    questions = [
+        claims_module.play_question,
+        claims_module.start_question,
+        claims_module.challenge_question,
+        claims_module.catch_question,
+        claims_module.stack_question,
+        claims_module.hand_size_question,
+        claims_module.start_possible,
+        claims_module.restriction_problem,
+        claims_module.points_problem,
+        claims_module.matching_problem,
+        claims_module.deck_problem,
+        claims_module.table_problem,
+        claims_module._challenge_violation,
+        claims_module._compare,
+    ]
+    source = "".join(inspect.getsource(question) for question in questions)
+    violation = inspect.getsource(claims_module.violation)
+    source += (
+        violation.split('if claim.form == "option":')[0] + violation.split("option_violation(claim, rules, previous, engine, event)")[1]
+    )
+    reads = (
+        "innocent_extra",
+        "catch_penalty",
+        "rules.target",
+        "two_player_reverse",
+        "spec.options",
+        "settings",
+        "rules.stacking",
+        "seven_swaps",
+        "zero_rotates",
+        "jump_in",
+        "draw_until_playable",
+        "start_colour",
+        "flip_colour",
+        "own_hand_scoring",
+        "dealer_step",
+        "reshuffle_keeps_top",
+    )
+    found = [read for read in reads if read in source]
+    assert not found, f"a claim reads the spec's option: {found}"
+    assert "claim.figures" in source or "figures[" in source

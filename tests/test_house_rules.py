@@ -145,3 +145,23 @@ def test_every_house_scenario_folder_has_both_modes_and_both_table_sizes() -> No
     assert {len(log.read_text(encoding="utf-8").split("\nplayers ")[1].split("\n")[0].split()) for log in observed} == {2, 3, 10}
     specs = {log.read_text(encoding="utf-8").split("\nspec ")[1].split("\n")[0] for log in observed}
     assert {"uno-seven-zero", "uno-jump-in", "uno-draw-to-match", "uno-progressive", "uno-party"} <= specs
+
+
+def test_a_restricted_face_nobody_can_challenge_is_a_bluff_at_once(tmp_path: Path) -> None:
+    """Issue 19, point 5: every face with only-without-colour-in-play played while holding the colour in play is a
+    bluff (warning unchallenged-bluff), also one that is not challengeable: then it is warned on its own line at once."""
+    spec = tmp_path / "unchallengeable.yaml"
+    spec.write_text(
+        "format: referee-spec/1\nname: unchallengeable\nextends: uno\nkinds:\n"
+        "  wild-draw-four: {effects: [choose-colour, {next-player-draws: 4}, only-without-colour-in-play]}\n",
+        encoding="utf-8",
+    )
+    log = tmp_path / "bluff.log"
+    log.write_text(HEADER.format(spec="unchallengeable.yaml") + "Ann plays red-5\nBob plays wild-draw-four green\n", encoding="utf-8")
+    report = referee.check(log)
+    assert report.valid and [(w.line, w.code) for w in report.warnings] == [(10, "unchallenged-bluff")]
+    assert "Bob played wild-draw-four while holding red, and it cannot be challenged" in report.warnings[0].message
+    honest = tmp_path / "honest.log"
+    lines = "Ann plays red-5\nBob plays red-2\nCat plays red-3\nAnn plays red-7\nBob plays green-7\nCat plays green-1\nAnn plays green-4\n"
+    honest.write_text(HEADER.format(spec="unchallengeable.yaml") + lines + "Bob plays wild-draw-four yellow\n", encoding="utf-8")
+    assert referee.check(honest).warnings == []

@@ -929,7 +929,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                     )
     if claim.form == "points" and state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
         result = state.last_result
-        if rules.own_hand_scoring or result.winner is None:
+        if result.winner is None:  # the round points are the cards left in hands, under either scoring
             return None
         total = 0
         for hand in state.hands:
