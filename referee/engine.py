@@ -402,6 +402,8 @@ class Engine:
 
     def _swap(self, event: ev.Swap) -> None:
         state = self.state
+        self.seat_of(event.player)  # names first, as for every line
+        self.seat_of(event.target)
         swapper = state.swap_by
         if swapper is None or not self.rules.seven_swaps:
             if not self.rules.seven_swaps:

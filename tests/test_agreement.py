@@ -365,8 +365,8 @@ def _mutated(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     if name == "penalty amount":
         real = Model.owes
 
-        def owes(self: Model, post: State, face_rules: Any, victim: Any) -> list[Any]:
-            found = real(self, post, face_rules, victim)
+        def owes(self: Model, post: State, face_rules: Any, victim: Any, stacked_on: Any = 0) -> list[Any]:
+            found = real(self, post, face_rules, victim, stacked_on)
             return [*found[:1], post.owed == (face_rules.draw + 1)] if face_rules.gives_penalty and face_rules.draw else found
 
         monkeypatch.setattr(Model, "owes", owes)

@@ -521,9 +521,10 @@ def test_game_new_takes_a_target() -> None:
             referee.Game.new("uno", ["Ann", "Bob"], seed=1, target=bad)  # type: ignore[arg-type]
 
 
-def _random_game_ends(spec: str, seed: int, mode: str, checked_steps: int, most_moves: int) -> int:
+def _random_game_ends(spec: str, seed: int, mode: str, checked_steps: int, most_moves: int, must_end: bool = True) -> int:
     """A uniform random bot's whole game: every move listed in the first ``checked_steps`` steps changes the position
-    (score claims excepted: a round's record, not a change); the game ends within ``most_moves``. Its move count."""
+    (score claims excepted: a round's record, not a change); the game ends within ``most_moves`` (with ``must_end``
+    false, the bot just stops there). Its move count."""
     rng = random.Random(seed)
     game = referee.Game.new(spec, ["Ann", "Bob", "Cat", "Dan"][: 2 + seed % 3], seed=seed, mode=mode)
     moves = 0
@@ -542,6 +543,8 @@ def _random_game_ends(spec: str, seed: int, mode: str, checked_steps: int, most_
                 game.pop()
         game.push(rng.choice(legal))
         moves += 1
+        if not must_end and moves >= most_moves:
+            break
         assert moves <= most_moves, f"{spec} {mode} seed {seed}: no end after {most_moves} moves"
     return moves
 
@@ -558,8 +561,12 @@ def test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing(sp
 @pytest.mark.parametrize("mode", ["full", "observed"])
 @pytest.mark.parametrize("spec", __import__("referee.spec_extends", fromlist=["x"]).shipped_spec_names())
 def test_random_bots_end_every_game_of_every_spec(spec: str, mode: str) -> None:
+    """Under draw until playable a uniform bot's hands stay large (a draw brings cards until a playable one, and the
+    bot draws as often as it plays), so its rounds are a long random walk: there the test asks only that no listed
+    move changes nothing, for 3,000 moves (docs/library.md says so)."""
+    ends = not referee.Game.new(spec, ["Ann", "Bob"], seed=0).rules.draw_until_playable
     for seed in range(4):
-        _random_game_ends(spec, seed, mode, 400, 100_000)
+        _random_game_ends(spec, seed, mode, 400 if ends else 3_000, 100_000 if ends else 3_000, must_end=ends)
 
 
 def test_game_new_options_set_what_a_log_header_states() -> None:
@@ -579,3 +586,23 @@ def test_game_new_options_set_what_a_log_header_states() -> None:
             referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1, options=bad)
     with pytest.raises(ValueError, match="given twice"):
         referee.Game.new("uno-flip", ["Ann", "Bob"], seed=1, target=200, options={"target": 300})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["uno-draw-to-match", "uno-party", "uno-flip-party"])
+def test_a_bot_that_prefers_playing_ends_a_draw_until_playable_game(spec: str) -> None:
+    """docs/library.md: under draw until playable a uniform bot's rounds are a long random walk, but a bot that plays
+    whenever it can ends its games (a few thousand moves in our runs; 20,000 is the bound asked here)."""
+    for seed, mode in ((0, "full"), (1, "observed")):
+        rng = random.Random(seed)
+        game = referee.Game.new(spec, ["Ann", "Bob", "Cat"][: 2 + seed], seed=seed, mode=mode)
+        moves = 0
+        while not game.is_game_over():
+            legal = game.legal_moves()
+            if not legal:
+                game.next_round(seed=rng.randrange(10**6))
+                continue
+            plays = [move for move in legal if move.verb in ("plays", "calls", "swaps", "chooses", "scores", "reshuffle")]
+            game.push(rng.choice(plays or legal))
+            moves += 1
+            assert moves <= 20_000, f"{spec} {mode}: no end after 20,000 moves"
