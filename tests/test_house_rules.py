@@ -165,3 +165,31 @@ def test_a_restricted_face_nobody_can_challenge_is_a_bluff_at_once(tmp_path: Pat
     lines = "Ann plays red-5\nBob plays red-2\nCat plays red-3\nAnn plays red-7\nBob plays green-7\nCat plays green-1\nAnn plays green-4\n"
     honest.write_text(HEADER.format(spec="unchallengeable.yaml") + lines + "Bob plays wild-draw-four yellow\n", encoding="utf-8")
     assert referee.check(honest).warnings == []
+
+
+@pytest.mark.parametrize("draws", ["caught", "catcher"])
+def test_a_catch_ruling_says_who_draws_as_the_spec_says(tmp_path: Path, draws: str) -> None:
+    """The catch setting of ``disputes``: who draws the catch penalty, in adjudicate's JSON and text; the turn does not
+    move (no ``then``)."""
+    spec = tmp_path / "catch.yaml"
+    spec.write_text(f"format: referee-spec/1\nname: catch\nextends: uno\ndisputes:\n  catch: {{draws: {draws}}}\n", encoding="utf-8")
+    hands = HEADER.format(spec="catch.yaml").replace(
+        "hand Ann red-7 red-0 red-5 blue-3 green-4 yellow-9 red-draw-two",
+        "hand Ann red-skip red-skip red-reverse red-reverse red-5 red-7 blue-3",
+    )
+    hands = hands.replace("players Ann Bob Cat\n", "players Ann Bob\n").replace("dealer Cat\n", "dealer Bob\n")
+    hands = hands.replace("yellow-4 red-skip blue-draw-two", "yellow-4 blue-skip blue-draw-two")  # Ann holds both red Skips
+    hands = "\n".join(line for line in hands.split("\n") if not line.startswith("hand Cat")) + "\n"
+    lines = ["Ann plays red-skip", "Ann plays red-skip", "Ann plays red-reverse", "Ann plays red-reverse", "Ann plays red-5"]
+    lines += ["Bob plays red-2", "Ann plays red-7", "Bob catches Ann"]
+    log = tmp_path / "catch.log"
+    log.write_text(hands + "\n".join(lines) + "\n", encoding="utf-8")
+    completed = subprocess.run(
+        [sys.executable, "-m", "referee", "adjudicate", "--format", "json", str(log)], capture_output=True, text=True, timeout=60
+    )
+    (dispute,) = json.loads(completed.stdout)["files"][0]["disputes"]
+    drawer = "Ann" if draws == "caught" else "Bob"
+    assert dispute["ruling"] == "valid" and dispute["penalty"]["player"] == drawer and dispute["penalty"]["cards"] == 2
+    assert dispute["penalty"]["then"] is None and dispute["penalty"]["loses_turn"] is False
+    text = subprocess.run([sys.executable, "-m", "referee", "adjudicate", str(log)], capture_output=True, text=True, timeout=60).stdout
+    assert f"penalty: {drawer} draws 2 cards; applied" in text or f"penalty: {drawer} draws 2 cards; not yet applied" in text, text
