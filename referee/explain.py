@@ -277,6 +277,9 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
         result["rule"] = rule_data(rules.rules_by_id[diagnostic.rule], rules)
     else:
         check = _EVENT_CHECK.get(type(event), "turn")
+        owes = engine.state.penalties[0].player if engine.state.penalties else None
+        if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
+            check = "penalty-owed"  # a legal play while owing is a stack (option stacking)
         if isinstance(event, ev.Draw):
             owner = engine.state.penalties[0].player if engine.state.penalties else None
             check = "penalty" if owner is not None and engine.state.players[owner] == event.player else "turn-draw"
