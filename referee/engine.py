@@ -570,20 +570,29 @@ class Engine:
             raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
         if len(cards) > 1:
             raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {len(cards)}")
-        if state.draw_pile_size() == 0:
-            if self.can_reshuffle():
-                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
-            if cards:
-                raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
-            self.close_window()
-            state.drew = True
-            state.drawn_card = None
+        if self._nothing_to_draw(cards):
             return
         if not state.full_mode and not cards:
             raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its card")
         self.close_window()
         state.drawn_card = self.take(seat, cards[0] if cards else None)
         state.drew = True
+
+    def _nothing_to_draw(self, cards: list[Card]) -> bool:
+        """A turn draw on an empty draw pile: a reshuffle must come first, or, when nothing is left (ruling 17), the draw
+        is written without cards and ends the draw at once (True)."""
+        state = self.state
+        if state.draw_pile_size():
+            return False
+        if self.can_reshuffle():
+            raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+        if cards:
+            raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+        self.close_window()
+        state.drew = True
+        state.drawn_card = None
+        state.drawing = False
+        return True
 
     def cards_remain(self) -> bool:
         """Whether a card can still be drawn: the draw pile holds one, or the discard pile can refill it (ruling 17)."""
@@ -610,14 +619,7 @@ class Engine:
             if drawn is not None and self.matches(drawn.faces[state.side]):
                 raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card ({drawn}): play it or pass")
             raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
-        if state.draw_pile_size() == 0:
-            if self.can_reshuffle():
-                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
-            if cards:
-                raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
-            self.close_window()
-            state.drew = True
-            state.drawing = False
+        if self._nothing_to_draw(cards):
             return
         if not state.full_mode and not cards:
             raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
