@@ -319,3 +319,11 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
     found = [read for read in reads if read in source]
     assert not found, f"a claim reads the spec's option: {found}"
     assert "claim.figures" in source or "figures[" in source
+
+
+def test_every_claim_a_shipped_spec_is_held_to_is_refuted_by_some_broken_spec() -> None:
+    """The rulebooks' claims and every claim a shipped house spec restates (its options, its stacks): each id has a
+    broken spec in tests/broken_specs/ that refutes it, so no claim of any shipped spec is a proof that cannot fail."""
+    refuted = set().union(*(_refutes(spec) for spec in BROKEN))
+    every = {claim.id for spec in SHIPPED for claim in claims_module.game_claims(load_rules(spec))}
+    assert not every - refuted, f"nothing refutes: {sorted(every - refuted)}"
