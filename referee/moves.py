@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee import events as ev
+from referee import legality
 from referee.cards import Card, FaceClass
 from referee.engine import PLAYING, Engine, GameState
 from referee.errors import RefereeError, escape
@@ -166,12 +167,9 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
             moves += _draws(engine, owner, draw_cards)
         if penalty.challengeable and not penalty.started and penalty.played_by is not None:
             moves.append(Move(ev.Challenge(0, names[owner], names[penalty.played_by])))
-        stacking = engine.rules.stacking
-        if stacking and penalty.stack_kind is not None and not penalty.started and 0 not in state.hand_sizes:
-            side = state.side
-            allowed = stacking.get(penalty.stack_kind, frozenset())
+        if engine.rules.stacking:  # the plays that pass the penalty on: the engine's own test (legality.stacking)
             for card in sorted(state.hands[owner], key=lambda card: card.token):
-                if card.faces[side].kind in allowed:
+                if legality.stacking(engine, owner, card.token, penalty) is not None:
                     moves += _plays(engine, owner, card)
         return moves
     if state.choose_by is not None:

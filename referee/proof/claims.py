@@ -1036,11 +1036,7 @@ def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before
 
 
 def _played_kind(rules: Rules, token: str, side: int) -> str | None:
-    token = token.lower()
-    if "/" in token:
-        card = rules.catalogue.card(token)
-        return card.faces[side].kind if card is not None else None
-    face = rules.catalogue.face(token, side)
+    face = _played_face(rules, token, side)
     return face.kind if face is not None else None
 
 
