@@ -180,6 +180,26 @@ def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: Any, quiet:
     return progress, batch.results(work, sources, jobs if jobs is not None else batch.default_jobs(), dask)
 
 
+WITNESS_LIMIT = 64 * 1024 * 1024  # the largest log a witness is written for
+
+
+def _write_witness(log: Path, out: Path, verdict: Any) -> None:
+    """Write the observed-mode witness of a consistent public record: its lines, with each public one replaced."""
+    from referee.errors import escape
+    from referee.log_writer import write_output_file
+    from referee.safe_io import read_bounded
+
+    if verdict.consistency != "consistent" or verdict.errors:
+        click.echo(f"{escape(str(out))}: no witness written: the log is not a consistent public record", err=True)
+        return
+    lines = read_bounded(log, WITNESS_LIMIT).decode("utf-8", "replace").split("\n")
+    written = []
+    for number, text in enumerate(lines, start=1):
+        replaced = verdict.witness.get(number)
+        written.extend([text] if replaced is None else replaced)
+    write_output_file(out, "\n".join(written))
+
+
 @main.command()
 @click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
 @_spec_option(False)
@@ -189,6 +209,22 @@ def _batch(logs: tuple[str, ...], work: Any, jobs: int | None, dask: Any, quiet:
 @_jobs_option
 @_dask_option
 @_dask_security_option
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.001),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="The solver's time for one log's public rounds; a record it cannot settle in time is undetermined (exit 3).",
+)
+@click.option(
+    "--witness",
+    "witness_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="For one consistent log with public rounds: write an observed-mode log of one deal and draw pile that make it legal.",
+)
 def check(
     logs: tuple[str, ...],
     spec_path: Path | None,
@@ -198,6 +234,8 @@ def check(
     jobs: int | None,
     dask_address: str | None,
     dask_security: Path | None,
+    timeout: float,
+    witness_path: Path | None,
 ) -> None:
     """Replay game logs and report the first rule violation in each.
 
@@ -211,12 +249,19 @@ def check(
     the same order. On a terminal a long run shows its progress on standard
     error.
 
+    A round whose log line is 'public' records only what the table sees (draw
+    counts, faces played, hands shown at the end): it is judged consistent
+    when some deal and draw pile make every line legal, else inconsistent
+    at the first line none does, with the lines that contradict it.
+
     \b
-    Exit status: 0 every log valid, 1 a violation, 2 a log unreadable or an invalid spec.
+    Exit status: 0 every log valid, 1 a violation, 2 a log unreadable or an
+    invalid spec, 3 a public record the solver could not settle (--timeout).
 
     \b
     Examples:
       referee check game.log
+      referee check --witness hands.log public-game.log
       referee check --spec house-stacking game.log
       cat game.log | referee check --format json -
       referee check -j 2 --format sarif logs/ > referee.sarif
@@ -229,13 +274,26 @@ def check(
 
     if spec_path is not None:
         _load_rules(spec_path, spec_roots)
+    if witness_path is not None:
+        if len(logs) != 1 or logs[0] == "-" or not Path(logs[0]).is_file():
+            raise click.UsageError("--witness needs exactly one log file")
+        from referee.inputs import check_output_path
+
+        check_output_path(witness_path)
     progress, verdicts = _batch(
-        logs, functools.partial(check_source, spec_override=spec_path), jobs, _cluster(dask_address, dask_security), quiet, spec_roots
+        logs,
+        functools.partial(check_source, spec_override=spec_path, timeout=timeout, witness=witness_path is not None),
+        jobs,
+        _cluster(dask_address, dask_security),
+        quiet,
+        spec_roots,
     )
     tally = Tally()
+    judged: list[Any] = []
 
     def each() -> Any:
         for verdict in verdicts:
+            judged.append(verdict)
             tally.add(verdict)
             progress.advance(verdict.lines)
             yield verdict
@@ -262,6 +320,10 @@ def check(
         click.echo(tally.text())
     if tally.unreadable:
         raise SystemExit(errors.EXIT_INPUT)
+    if witness_path is not None:
+        _write_witness(Path(logs[0]), witness_path, judged[0])
+    if not tally.invalid and tally.undetermined:
+        raise SystemExit(errors.EXIT_INCONCLUSIVE)
     raise SystemExit(errors.EXIT_FINDINGS if tally.invalid else errors.EXIT_CLEAN)
 
 

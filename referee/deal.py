@@ -17,6 +17,7 @@ from referee import effects
 from referee import events as ev
 from referee.cards import Card, FaceClass
 from referee.compiler import Rules
+from referee.hidden import HiddenDeck, HiddenState, Put, Refill
 from referee.legality import Reject, why_unknown
 from referee.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAIN
 from referee.verdicts import RoundResult
@@ -76,6 +77,7 @@ def target(engine: Table, event: ev.Target) -> None:
 
 def round_(engine: Table, event: ev.Round) -> None:
     state = engine.state
+    engine.shows_done()
     if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
         raise Reject("bad-setup", "round-order", f"round {state.round_number} is not finished")
     if event.number != state.round_number + 1:
@@ -107,6 +109,7 @@ def round_(engine: Table, event: ev.Round) -> None:
     state.uno_player = None
     state.uno_called = False
     state.uno_caught = False
+    state.hidden = None
     engine.rounds.append(RoundResult(event.number, False))
 
 
@@ -170,9 +173,36 @@ def hand(engine: Table, event: ev.Hand) -> None:
     state.hands_given += 1
 
 
+def public(engine: Table, event: ev.Public) -> None:
+    """``public``: the hands are dealt unseen (a batch of unknown cards each, referee.hidden)."""
+    state = engine.state
+    if state.phase is not SETUP:
+        raise Reject("bad-setup", "shuffle", "'public' comes right after the 'dealer' line")
+    state.full_mode = False
+    deck = HiddenDeck.of(state.deck_counts)
+    whole = engine.new_id()
+    known = tuple(k for k, count in enumerate(deck.counts) for _ in range(count))
+    hidden = HiddenState(deck, [{} for _ in state.players], [], whole)
+    hidden.add(Refill(whole, event.line, "shuffle", (), known, "the shuffled deck"))
+    state.hidden = hidden
+    state.observed_size = len(state.deck)
+    hand_size = engine.rules.spec.hand_size
+    for seat, name in enumerate(state.players):
+        engine.hidden_draw(seat, hand_size, None, event.line, "hands", f"{name}'s hand dealt")
+    state.hands_given = state.player_count
+
+
 def start(engine: Table, event: ev.Start) -> None:
     state = engine.state
     card = engine.card(event.card)
+    if state.hidden is not None:
+        if state.phase is PLAYING or state.phase is ROUND_OVER:
+            raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up stayed on the discard pile")
+        if state.draw_pile_size() <= 0:
+            raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
+        engine.hidden_draw(None, 1, (state.hidden.deck.index[card],), event.line, "start-card", f"the card turned up, {card}")
+        turn_up(engine, card)
+        return
     if state.hands_given < state.player_count:
         missing = [name for seat, name in enumerate(state.players) if not state.hand_sizes[seat]]
         raise Reject("bad-setup", "start-card", f"'start' before every hand is given (missing: {' '.join(missing)})")
@@ -214,12 +244,22 @@ def turn_up(engine: Table, card: Card) -> None:
                 if "return-to-draw-pile" not in face_rules.at_start:
                     break
         else:
-            state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
+            hidden = state.hidden
+            if hidden is not None:
+                back = engine.new_id()
+                hidden.add(
+                    Put(back, engine.line, "start-again", hidden.deck.index[card], hidden.pile, f"{card} goes back into the draw pile")
+                )
+                hidden.pile = back
+            else:
+                state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
             state.observed_size += 1
             state.phase = START_AGAIN
             return
     state.phase = PLAYING
     state.discard_pile = [card]
+    if state.hidden is not None:
+        state.hidden.discard = [None]
     dealer_seat = state.dealer
     left = state.next_player(dealer_seat)
     state.turn = left

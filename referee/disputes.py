@@ -9,10 +9,12 @@ recorded as a ``Dispute`` for ``adjudicate``.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING
 
 from referee import effects
 from referee import events as ev
+from referee.hidden import Held
 from referee.legality import Reject, no_catch_owed
 from referee.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 
@@ -114,6 +116,17 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
     penalty.stack_kind = None  # a penalty a challenge produced is never stacked on
     penalty.ruled = True
     base_count = penalty.count
+    hidden = state.hidden
+    if hidden is not None and penalty.asked >= 0:
+        # a public round: the hands are hidden, so the record's next draw shows the ruling; each is a branch
+        guilty = engine.decide(2) == 0
+        penalty.guilty = guilty
+        question = hidden.questions[penalty.asked]
+        what = f"{event.target} held {'a' if guilty else 'no'} {question.colour} card ({'guilty' if guilty else 'innocent'})"
+        hidden.add(Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what))
+        questions = list(hidden.questions)
+        questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
+        hidden.questions = tuple(questions)
     evidence = tuple(card.token for card in penalty.evidence)
     ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT
     outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
@@ -140,7 +153,9 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
             ruled=True,
         )
         state.penalties[0] = owed
-    if penalty.guilty:
+    if penalty.guilty and not evidence:
+        reason = f"{event.target} held a {penalty.colour_before} card, the colour in play (as the record's ruling shows)"
+    elif penalty.guilty:
         reason = f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play"
     else:
         reason = f"{event.target} held no {penalty.colour_before} card"

@@ -32,6 +32,7 @@ from referee import deal, disputes, effects, legality, scoring
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
+from referee.hidden import Batch, Fixed, Pick, Question, Refill, Same, Shown, is_unseen, term_add
 from referee.legality import Reject
 from referee.state import (
     GAME_OVER,
@@ -63,6 +64,13 @@ class Engine:
         self.warnings: list[Diagnostic] = []
         self.rounds: list[RoundResult] = []
         self.disputes: list[Dispute] = []
+        # A public round's replay tries each way a hidden card can go (referee.public_replay): ``decide`` takes the
+        # next choice of ``script`` (0 once it runs out) and records how many there were in ``arities``.
+        self.script: list[int] = []
+        self.arities: list[int] = []
+        self._ids = 0
+        self._same_as: int | None = None
+        self.line = 0
         self._handlers = {
             ev.Players: lambda event: deal.players(self, event),
             ev.SpecName: lambda event: deal.spec_name(self, event),
@@ -72,6 +80,9 @@ class Engine:
             ev.Dealer: lambda event: deal.dealer(self, event),
             ev.Shuffle: lambda event: deal.shuffle(self, event),
             ev.Hand: lambda event: deal.hand(self, event),
+            ev.Public: lambda event: deal.public(self, event),
+            ev.DrawCount: self._draw_count,
+            ev.Shows: self._shows,
             ev.Start: lambda event: deal.start(self, event),
             ev.Play: self._play,
             ev.Draw: self._draw,
@@ -90,6 +101,7 @@ class Engine:
     def apply(self, event: ev.Event) -> Diagnostic | None:
         """Check ``event`` and apply it; a ``Diagnostic`` when it breaks a rule."""
         state = self.state
+        self.line = event.line
         try:
             if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
@@ -128,6 +140,31 @@ class Engine:
         del self.disputes[snapshot.disputes :]
 
     # -- helpers
+
+    def decide(self, options: int) -> int:
+        """Which of ``options`` ways a hidden card went (a public round): the driver tries each in turn."""
+        index = len(self.arities)
+        self.arities.append(options)
+        return self.script[index] if index < len(self.script) else 0
+
+    def new_id(self) -> int:
+        """A fresh id for an unknown or a fact (unique across every branch of a replay)."""
+        self._ids += 1
+        return self._ids
+
+    def hidden_draw(self, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int:
+        """``size`` cards leave the draw pile unseen (a public round), to ``seat``'s hand (None: onto no hand)."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        batch = self.new_id()
+        hidden.add(Batch(batch, line, check, size, types, hidden.pile, seat, what))
+        hidden.pile = batch
+        state.observed_size -= size
+        if seat is not None:
+            term_add(hidden.hands[seat], batch, 1)
+            state.hand_sizes[seat] += size
+        return batch
 
     def seat_of(self, name: str) -> int:
         """The seat of the player called ``name`` (unknown-player when nobody is)."""
@@ -292,7 +329,11 @@ class Engine:
             else:
                 legality.turn_gate(state, seat)
         card = self.resolve_in_hand(seat, token)
-        if state.drew and card != state.drawn_card:
+        hidden = state.hidden
+        self._same_as = None
+        if hidden is not None and state.drew and hidden.drawn is not None:
+            self._same_as = hidden.drawn  # the card played is the one drawn: a fact, not a check
+        elif state.drew and card != state.drawn_card:
             drawn = state.drawn_card
             raise Reject(
                 "illegal-play",
@@ -328,7 +369,11 @@ class Engine:
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
-        self.remove_from_hand(seat, card)
+        hidden = state.hidden
+        if hidden is not None:
+            self._hidden_play(seat, card, line)
+        else:
+            self.remove_from_hand(seat, card)
         hand = state.hands[seat]
         state.discard_pile.append(card)
         state.top_by = seat
@@ -337,7 +382,10 @@ class Engine:
         colour_before = state.colour
         held = False
         evidence: tuple[Card, ...] = ()
-        if face_rules.restricted:
+        asked = -1
+        if face_rules.restricted and hidden is not None:
+            asked = self._ask(seat, line, colour_before)
+        elif face_rules.restricted:
             side = state.side
             evidence = tuple(sorted((c for c in hand if c.faces[side].colour == colour_before), key=lambda c: c.token))
             held = bool(evidence)
@@ -357,6 +405,10 @@ class Engine:
             state.turn = (seat + state.direction) % len(state.players)
         else:
             self.apply_effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
+        if asked >= 0:
+            for penalty in state.penalties:
+                if penalty.line == line and penalty.played_by == seat:
+                    penalty.asked = asked
         if held and not (face_rules.challengeable and face_rules.gives_penalty):
             # a restricted face nobody can challenge: the bluff stands at once (rule of the 'bluff' check)
             self.warn(
@@ -376,6 +428,33 @@ class Engine:
         if state.penalties:
             self.settle()
 
+    def _hidden_play(self, seat: int, card: Card, line: int) -> None:
+        """A play from a hidden hand: one card showing the face leaves it (a pick), and goes on the discard pile."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        face = card.faces[state.side]
+        pick = self.new_id()
+        name = self.name_of(seat)
+        hidden.add(Pick(pick, line, "in-hand", hidden.hand_terms(seat), hidden.deck.showing(face, state.side), f"{name} plays {face}"))
+        if self._same_as is not None:
+            hidden.add(Same(self.new_id(), line, "drawn-card-only", pick, self._same_as, f"{name} plays the card just drawn"))
+            self._same_as = None
+        term_add(hidden.hands[seat], pick, -1)
+        state.hand_sizes[seat] -= 1
+        hidden.discard.append(pick)
+
+    def _ask(self, seat: int, line: int, colour: str | None) -> int:
+        """A wild draw card from a hidden hand: record the question whether its player held the colour in play."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        side = state.side
+        types = hidden.deck.where(side, lambda face: colour is not None and face.colour == colour)
+        question = Question(line, self.name_of(seat), colour or "", hidden.hand_terms(seat), types)
+        hidden.questions = (*hidden.questions, question)
+        return len(hidden.questions) - 1
+
     def rotate_hands(self) -> None:
         """Zero rotates: every hand passes to the next player in the direction of play, and every UNO window closes
         (a player handed one card owes no call for it)."""
@@ -385,6 +464,10 @@ class Engine:
             source = effects.rotation_source(seat, state.direction, state.player_count)
             state.hands[seat] = hands[source]
             state.hand_sizes[seat] = sizes[source]
+        if state.hidden is not None:
+            terms = list(state.hidden.hands)
+            for seat in range(state.player_count):
+                state.hidden.hands[seat] = terms[effects.rotation_source(seat, state.direction, state.player_count)]
         self.close_window()
 
     def _swap_due(self, event: ev.Event) -> None:
@@ -416,10 +499,13 @@ class Engine:
         other = self.seat_of(event.target)
         self.close_window()  # the 7's player's UNO window closes at the swap
         hands, sizes = list(state.hands), list(state.hand_sizes)
+        terms = list(state.hidden.hands) if state.hidden is not None else []
         for seat in (swapper, other):
             source = effects.swap_source(seat, swapper, other, effects.python_choice)
             state.hands[seat] = hands[source]
             state.hand_sizes[seat] = sizes[source]
+            if state.hidden is not None:
+                state.hidden.hands[seat] = terms[source]
         state.swap_by = None
 
     def apply_effects(
@@ -482,6 +568,27 @@ class Engine:
         effects.turn_over(state.discard_pile, face_rules.flip_discard_pile)
         if state.full_mode:
             effects.turn_over(state.draw_pile, face_rules.flip_draw_pile)
+        hidden = state.hidden
+        if hidden is not None:
+            effects.turn_over(hidden.discard, face_rules.flip_discard_pile)
+            top = state.discard_pile[-1]
+            if is_unseen(top.faces[state.side]):
+                self._uncover(top)
+
+    def _uncover(self, top: Card) -> None:
+        """A Flip uncovers the other face of a card played from a hidden hand: each face it can have is one branch of
+        the replay (the record's next lines rule out the others)."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        pick = hidden.discard[-1]
+        assert pick is not None
+        played = next(face for face in top.faces if not is_unseen(face))
+        types = hidden.deck.showing(played, played.side)
+        chosen = types[self.decide(len(types))]
+        card = hidden.deck.types[chosen]
+        hidden.add(Fixed(self.new_id(), self.line, "match", pick, chosen, f"the card uncovered is {card}"))
+        state.discard_pile[-1] = card
 
     def settle(self) -> None:
         """Drop penalties that can no longer be drawn (ruling 17), then end the round if it is over."""
@@ -573,10 +680,132 @@ class Engine:
         if self._nothing_to_draw(cards):
             return
         if not state.full_mode and not cards:
-            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its card")
+            raise Reject("wrong-draw", "draw-source", self._unnamed())
         self.close_window()
         state.drawn_card = self.take(seat, cards[0] if cards else None)
         state.drew = True
+
+    def _unnamed(self) -> str:
+        """Why a bare ``P draws`` is not enough here (cards remain to be drawn)."""
+        if self.state.hidden is not None:
+            return "cards remain to be drawn: a public round's draw gives its count ('P draws N')"
+        return "in observed mode a draw names its cards"
+
+    def _draw_count(self, event: ev.DrawCount) -> None:
+        """``P draws N`` in a public round: the same gates as a draw of named cards; the cards are unknowns."""
+        state = self.state
+        seat = self.seat_of(event.player)
+        if state.phase is not PLAYING:
+            legality.not_in_play(state)
+        if state.hidden is None:
+            raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
+        if state.penalties:
+            penalty = state.penalties[0]
+            if penalty.player != seat:
+                raise Reject(
+                    "bad-penalty",
+                    "penalty",
+                    f"{self.name_of(penalty.player)} owes {penalty.describe()}, not {event.player}",
+                    (self.name_of(penalty.player),),
+                )
+            self.close_window()
+            self._hidden_penalty_draw(seat, event.count, event.line)
+            return
+        legality.must_not_choose(state, seat)
+        if self.rules.draw_until_playable:
+            if state.drawing and seat != state.turn:
+                self._draw_unfinished()
+            legality.turn_gate(state, seat)
+            self._hidden_draw_until_playable(seat, event.count, event.line)
+            return
+        legality.turn_gate(state, seat)
+        if state.drew:
+            raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
+        if event.count > 1:
+            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {event.count}")
+        self._pile_has(1)
+        self.close_window()
+        state.hidden.drawn = self.hidden_draw(seat, 1, None, event.line, "draw-source", f"{event.player} draws 1")
+        state.drew = True
+        state.drawn_card = None
+
+    def _pile_has(self, count: int) -> None:
+        """A hidden draw of ``count`` cards needs them in the draw pile (a reshuffle first, or nothing left to draw)."""
+        if self.state.draw_pile_size() >= count:
+            return
+        if self.can_reshuffle() or self.state.draw_pile_size():
+            raise Reject(
+                "wrong-draw", "draw-source", f"the draw pile holds {self.state.draw_pile_size()} cards: a 'reshuffle' must come first"
+            )
+        raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+
+    def _split_draw(self, seat: int, count: int, ending: tuple[int, ...], line: int, check: str, what: str) -> bool:
+        """``count`` hidden cards drawn until one of the types ``ending``: either the last of them is the first such
+        card (True), or none is (False); the replay tries both."""
+        others = tuple(k for k in range(len(self.state.hidden.deck.types)) if k not in set(ending))  # type: ignore[union-attr]
+        ends = self.decide(2) == 0
+        if ends:
+            if count > 1:
+                self.hidden_draw(seat, count - 1, others, line, check, f"{what}: the cards before the last")
+            self.hidden_draw(seat, 1, ending, line, check, f"{what}: the last card")
+        else:
+            self.hidden_draw(seat, count, others, line, check, f"{what}: none ends the draw")
+        return ends
+
+    def _hidden_penalty_draw(self, seat: int, count: int, line: int) -> None:
+        """Draw ``count`` hidden cards of the penalties ``seat`` owes (ruling 17 and the penalty's kind)."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        name = self.name_of(seat)
+        while count > 0:
+            if not state.penalties or state.penalties[0].player != seat:
+                raise Reject("bad-penalty", "penalty", f"{name} drew more cards than the penalty ({count} too many)")
+            penalty = state.penalties[0]
+            self._pile_has(1)
+            room = state.draw_pile_size()
+            penalty.started = True
+            penalty.challengeable = False
+            if penalty.into_discard:
+                raise Reject("wrong-draw", "draw-source", "a penalty drawn into the discard pile is not judged in a public round")
+            if penalty.count > 0:
+                taken = min(count, penalty.count, room)
+                self.hidden_draw(seat, taken, None, line, "penalty", f"{name} draws {taken} of a penalty")
+                penalty.count -= taken
+            elif penalty.until_colour is not None:
+                taken = min(count, room)
+                colour = penalty.until_colour
+                ending = hidden.deck.where(state.side, lambda face, colour=colour: face.colour == colour)
+                if self._split_draw(seat, taken, ending, line, "penalty", f"{name} draws until a {colour} card"):
+                    penalty.until_colour = None
+            else:
+                taken = min(count, penalty.extra, room)
+                self.hidden_draw(seat, taken, None, line, "penalty", f"{name} draws {taken} more")
+                penalty.extra -= taken
+            count -= taken
+            if not penalty.owed:
+                state.penalties.pop(0)
+                self._penalty_ends(penalty)
+            self.settle()
+
+    def _hidden_draw_until_playable(self, seat: int, count: int, line: int) -> None:
+        """Draw until playable with hidden cards: the line's last card is the first playable one, or none is."""
+        state = self.state
+        hidden = state.hidden
+        assert hidden is not None
+        name = self.name_of(seat)
+        if state.drew and not state.drawing:
+            if hidden.drawn is not None:
+                raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card: play it or pass")
+            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
+        self._pile_has(count)
+        self.close_window()
+        playable = hidden.deck.where(state.side, self.matches)
+        ends = self._split_draw(seat, count, playable, line, "draw-until-playable", f"{name} draws until playable")
+        state.drew = True
+        state.drawn_card = None
+        hidden.drawn = hidden.pile if ends else None
+        state.drawing = not ends and self.cards_remain()
 
     def _nothing_to_draw(self, cards: list[Card]) -> bool:
         """A turn draw on an empty draw pile: a reshuffle must come first, or, when nothing is left (ruling 17), the draw
@@ -622,7 +851,7 @@ class Engine:
         if self._nothing_to_draw(cards):
             return
         if not state.full_mode and not cards:
-            raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+            raise Reject("wrong-draw", "draw-source", self._unnamed())
         self.close_window()
         queue: list[Card | None] = list(cards) if cards else []
         while True:
@@ -651,7 +880,7 @@ class Engine:
         state = self.state
         if not cards:
             if not state.full_mode:
-                raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+                raise Reject("wrong-draw", "draw-source", self._unnamed())
             if state.draw_pile_size() == 0:
                 raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
             while state.penalties and state.penalties[0].player == seat and state.draw_pile:
@@ -728,8 +957,19 @@ class Engine:
             state.draw_pile = cards[::-1]
         else:
             if cards:
-                raise Reject("invalid-reshuffle", "reshuffle", "in observed mode a reshuffle names no cards")
-            state.draw_counts = dict(Counter(rest))
+                mode = "a public round" if state.hidden is not None else "observed mode"
+                raise Reject("invalid-reshuffle", "reshuffle", f"in {mode} a reshuffle names no cards")
+            hidden = state.hidden
+            if hidden is not None:
+                under = hidden.discard[: len(rest)]
+                refill = self.new_id()
+                terms = tuple((term, 1) for term in under if term is not None)
+                known = tuple(hidden.deck.index[card] for card, term in zip(rest, under, strict=True) if term is None)
+                hidden.add(Refill(refill, event.line, "reshuffle", terms, known, "the reshuffled draw pile"))
+                hidden.pile = refill
+                del hidden.discard[: len(rest)]
+            else:
+                state.draw_counts = dict(Counter(rest))
             state.observed_size = len(rest)
         del state.discard_pile[: len(rest)]
         self.settle()
@@ -737,6 +977,7 @@ class Engine:
     def _score(self, event: ev.Score) -> None:
         state = self.state
         seat = self.seat_of(event.player)
+        self.shows_done()
         result = state.last_result
         if result is None:
             raise Reject("wrong-score", "score", "no round has finished yet")
@@ -749,14 +990,67 @@ class Engine:
                 (str(expected),),
             )
 
+    def shows_done(self) -> None:
+        """A public round's hands are all shown before its scores or the next round (missing-shows)."""
+        hidden = self.state.hidden
+        if hidden is None or hidden.winner is None:
+            return
+        missing = [name for seat, name in enumerate(self.state.players) if seat != hidden.winner and seat not in hidden.shown]
+        if missing:
+            raise Reject(
+                "missing-shows",
+                "score",
+                f"round {self.state.round_number} is public: show the hand of {' and '.join(missing)} first",
+                tuple(f"shows {name}" for name in missing),
+            )
+
+    def _shows(self, event: ev.Shows) -> None:
+        """``shows P FACE ...``: a hand at a public round's end; the last one shown scores the round."""
+        state = self.state
+        seat = self.seat_of(event.player)
+        hidden = state.hidden
+        if hidden is None:
+            raise Reject("bad-shows", "score", "only a public round's hands are shown ('shows' lines)")
+        if hidden.winner is None:
+            raise Reject("bad-shows", "score", f"round {state.round_number} is not over: hands are shown once it ends")
+        if seat == hidden.winner:
+            raise Reject("bad-shows", "score", f"{event.player} won the round and holds no card to show")
+        if seat in hidden.shown:
+            raise Reject("bad-shows", "score", f"{event.player}'s hand was already shown")
+        side = state.side
+        catalogue = self.rules.catalogue
+        faces = []
+        for token in event.faces:
+            face = catalogue.faces[side].get(token)
+            if face is None:
+                if any(catalogue.face(token, other) for other in range(self.rules.spec.sides)):
+                    side_name = self.rules.spec.side_names[side]
+                    raise Reject("bad-shows", "score", f"{token} is not a face of the {side_name} side, the side in play")
+                raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
+            faces.append(face)
+        counts = Counter(faces)
+        groups = tuple((hidden.deck.showing(face, side), counts.get(face, 0)) for face in catalogue.faces[side].values())
+        hidden.add(Shown(self.new_id(), event.line, "score", hidden.hand_terms(seat), groups, f"{event.player}'s hand shown"))
+        hidden.shown[seat] = tuple(faces)
+        if len(hidden.shown) == state.player_count - 1:
+            points = [sum(self.rules.faces[face].points for face in hidden.shown.get(other, ())) for other in range(state.player_count)]
+            self.rounds[-1] = scoring.finish_round(state, self.rules, hidden.winner, points)
+
     def round_points(self, seat: int, result: RoundResult) -> int:
         """What ``seat`` won in a finished round (``referee.scoring``)."""
         return scoring.round_points(self.state, self.rules, seat, result)
 
     def finish_round(self, winner: int) -> None:
-        """``winner`` went out: score the round (``referee.scoring``) and close any UNO window."""
+        """``winner`` went out: score the round (``referee.scoring``) and close any UNO window. A public round is
+        scored once its hands are shown (``_shows``)."""
         state = self.state
-        self.rounds[-1] = scoring.finish_round(state, self.rules, winner)
+        hidden = state.hidden
+        if hidden is not None and hidden.winner is None:
+            hidden.winner = winner
+            state.phase = ROUND_OVER
+            self.rounds[-1] = RoundResult(state.round_number, True, state.players[winner], self.rules.spec.side_names[state.side])
+        else:
+            self.rounds[-1] = scoring.finish_round(state, self.rules, winner)
         state.uno_player = None
         state.uno_called = False
         state.uno_caught = False

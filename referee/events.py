@@ -60,6 +60,13 @@ class Hand:
 
 
 @dataclass(frozen=True, slots=True)
+class Public:
+    """``public``: this round's deal and draws are hidden (docs/log-format.md, "Public records")."""
+
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     line: int
     card: str
@@ -78,6 +85,24 @@ class Draw:
     line: int
     player: str
     cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCount:
+    """``P draws N`` in a public round: N cards nobody saw."""
+
+    line: int
+    player: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shows:
+    """``shows P FACE ...`` at a public round's end: the faces of a hand, on the side in play."""
+
+    line: int
+    player: str
+    faces: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +161,6 @@ class Score:
 
 
 HeaderEvent = Players | SpecName | Deck | Target
-SetupEvent = Round | Dealer | Shuffle | Hand | Start
-PlayerEvent = Play | Draw | Pass | Choose | Call | Catch | Challenge | Swap | Score
+SetupEvent = Round | Dealer | Shuffle | Hand | Public | Start
+PlayerEvent = Play | Draw | DrawCount | Shows | Pass | Choose | Call | Catch | Challenge | Swap | Score
 Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import Rules
+from referee.hidden import seen_card
 from referee.state import ROUND_OVER, GameState, Penalty
 
 if TYPE_CHECKING:
@@ -143,6 +144,8 @@ def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
     unknown-card) when it names none, or more than one."""
     state = engine.state
     hand = state.hands[seat]
+    if state.hidden is not None:
+        return _seen(engine, token)
     if "/" in token:
         card = engine.card(token)
         if hand.get(card, 0) <= 0:
@@ -171,11 +174,32 @@ def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
     return found[0]
 
 
+def _seen(engine: Table, token: str) -> Card:
+    """A public round: the card a ``plays`` face stands for (whether the hand can hold it is a fact for
+    ``referee.consistency``): the face's card in a game of one side, else a card of which only that face is known."""
+    state = engine.state
+    rules = engine.rules
+    side = state.side
+    face = rules.catalogue.faces[side].get(token)
+    if face is None:
+        names = rules.spec.side_names
+        other = next((other for other in range(len(names)) if other != side and rules.catalogue.face(token, other)), None)
+        if other is None:
+            raise Reject("unknown-card", "known-card", not_a_face(rules, token))
+        raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
+    if rules.spec.sides == 1:
+        return engine.card(token)
+    return seen_card(face, rules.spec.sides)
+
+
 def named_in_hand(engine: Table, seat: int, token: str) -> list[Card]:
     """The distinct cards of ``seat``'s hand that a ``plays`` token names (a face: every card showing it on the side in
     play; a physical card: itself), without judging which one is meant."""
     state = engine.state
     hand = state.hands[seat]
+    if state.hidden is not None:
+        face = engine.rules.catalogue.faces[state.side].get(token)
+        return [_seen(engine, token)] if face is not None else []
     if "/" in token:
         card = engine.rules.catalogue.card(token)
         return [card] if card is not None and hand.get(card, 0) > 0 else []

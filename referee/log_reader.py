@@ -24,7 +24,9 @@ MAX_SYNTAX_ERRORS = 1000
 
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
 VERBS = frozenset({"plays", "draws", "passes", "chooses", "calls", "catches", "challenges", "swaps", "scores"})
-KEYWORDS = frozenset({"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "start", "reshuffle", "uno"})
+KEYWORDS = frozenset(
+    {"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "public", "start", "reshuffle", "shows", "uno"}
+)
 RESERVED = KEYWORDS | VERBS | COLOURS
 HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
 
@@ -89,6 +91,7 @@ class LogReader:
         self._deck: tuple[int, list[str]] | None = None  # the header's deck line, read when the header ends
         self.form = PAIRS
         self._colours = COLOURS
+        self._public = False  # the round being read is a public one (its draws are counts, its plays faces)
 
     def _end_header(self) -> Iterator[ev.Event]:
         """The header is over: learn the game's card form, then read the deck line by it."""
@@ -211,7 +214,7 @@ class LogReader:
             if not tokens:
                 continue
             count = len(tokens)
-            if count == 3 and tokens[1] == "plays" and self._state == _EVENTS and tokens[0] in good_names:
+            if count == 3 and tokens[1] == "plays" and self._state == _EVENTS and tokens[0] in good_names and not self._public:
                 card = good_plays.get(tokens[2])
                 if card is not None:
                     yield Play(line_number, tokens[0], card, None)
@@ -308,6 +311,7 @@ class LogReader:
             elif state in (_ROUND, _DEALER, _HANDS):
                 self._error(line, "a 'round' line before the previous round's setup is complete")
             self._state = _ROUND
+            self._public = False
             if len(args) != 1:
                 return self._arity(line, "round N")
             if not _POSITIVE.fullmatch(args[0]):
@@ -328,7 +332,9 @@ class LogReader:
             cards = self._cards(line, args)
             return ev.Shuffle(line, cards) if cards is not None else None
         if keyword == "hand":
-            if state not in (_DEALER, _HANDS):
+            if state not in (_DEALER, _HANDS) or self._public:
+                if self._public:
+                    return self._misplaced(line, "hand", "in an observed round: a public round's hands are hidden")
                 return self._misplaced(line, "hand", "after the 'dealer' line, before 'start'")
             self._state = _HANDS
             if not args:
@@ -337,6 +343,23 @@ class LogReader:
                 return None
             cards = self._cards(line, args[1:])
             return ev.Hand(line, args[0], cards) if cards is not None else None
+        if keyword == "public":
+            if state != _DEALER:
+                return self._misplaced(line, "public", "right after the 'dealer' line, in place of 'shuffle' or the 'hand' lines")
+            self._state = _HANDS
+            self._public = True
+            if args:
+                return self._arity(line, "public")
+            return ev.Public(line)
+        if keyword == "shows":
+            if not self._in_events(line, "shows"):
+                return None
+            if not args:
+                return self._arity(line, "shows P FACE ...")
+            if not self._check_name(line, args[0]):
+                return None
+            faces = self._faces(line, args[1:])
+            return ev.Shows(line, args[0], faces) if faces is not None else None
         if keyword == "start":
             if state not in (_DEALER, _HANDS, _STARTS):
                 return self._misplaced(line, "start", "after the 'hand' lines")
@@ -366,6 +389,8 @@ class LogReader:
     # -- events (a fast path for the common, already-validated forms; the slow path reports errors)
 
     def _fast_play(self, line: int, tokens: list[str]) -> ev.Event | None:
+        if self._public:
+            return None
         count = len(tokens)
         card = self._good_plays.get(tokens[2]) if count in (3, 4) else None
         if card is None:
@@ -376,6 +401,8 @@ class LogReader:
         return ev.Play(line, tokens[0], card, colour) if colour in self._colours else None
 
     def _fast_draw(self, line: int, tokens: list[str]) -> ev.Event | None:
+        if self._public:
+            return None
         known = self._good_cards
         cards = []
         for token in tokens[2:]:
@@ -398,12 +425,15 @@ class LogReader:
             if len(args) not in (1, 2):
                 return self._arity(line, "P plays CARD [COLOUR]")
             card = args[0].lower()
+            if self._public and "/" in card:
+                self._error(line, f"'{_show(args[0])}' is a physical card: a public round's play names the face in play")
+                return None
             if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
                 fixed = card.replace("_", "-")
                 hint = f" (did you mean '{fixed}'?)" if _FACE.fullmatch(fixed) or _CARD.fullmatch(fixed) else ""
                 self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
                 return None
-            if len(self._good_plays) < 10_000:
+            if len(self._good_plays) < 10_000 and not self._public:
                 self._good_plays[args[0]] = card
             colour = None
             if len(args) == 2:
@@ -413,6 +443,16 @@ class LogReader:
                     return None
             return ev.Play(line, player, card, colour)
         if verb == "draws":
+            if self._public:
+                if not args:
+                    return ev.Draw(line, player, ())
+                if len(args) != 1 or not _POSITIVE.fullmatch(args[0]):
+                    if len(args) == 1 and args[0] == "0":
+                        self._error(line, "a public draw is of at least 1 card: 'P draws N' (a bare 'P draws' when nothing is left)")
+                    else:
+                        self._error(line, f"a public round's draw is a count, not cards: 'P draws N', not '{_show(' '.join(args))}'")
+                    return None
+                return ev.DrawCount(line, player, int(args[0]))
             cards = self._cards(line, args)
             return ev.Draw(line, player, cards) if cards is not None else None
         if verb == "passes":
@@ -476,6 +516,18 @@ class LogReader:
                     known[token] = card
             cards.append(card)
         return tuple(cards)
+
+    def _faces(self, line: int, tokens: list[str]) -> tuple[str, ...] | None:
+        """The faces of a ``shows`` line: faces, never physical cards (``LIGHT/DARK``)."""
+        faces = []
+        for token in tokens:
+            face = token.lower()
+            if "/" in face or not _FACE.fullmatch(face):
+                what = "a physical card" if _CARD.fullmatch(face) else "not a face"
+                self._error(line, f"'{_show(token)}' is {what}: a 'shows' line lists faces on the side in play (red-7)")
+                return None
+            faces.append(face)
+        return tuple(faces)
 
     def _arity(self, line: int, form: str) -> ev.Event | None:
         self._error(line, f"wrong number of words: the line is '{form}'")

@@ -9,6 +9,7 @@ discarded.
 from __future__ import annotations
 
 import errno
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -19,9 +20,11 @@ from referee.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
 from referee.log_reader import COLOURS, PAIRS, CardForm, LogReader
+from referee.public_replay import Branches, judge
 from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
+DEFAULT_TIMEOUT = 60.0  # seconds for the solver on one log's public rounds (check --timeout)
 UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be read
 _HEADER_TYPES = (ev.Players, ev.SpecName, ev.Deck, ev.Target)
 
@@ -51,6 +54,8 @@ class Replay:
         continue_after: frozenset[str] = frozenset(),
         record_disputes: bool = False,
         spec_roots: tuple[Path, ...] = (),
+        timeout: float = DEFAULT_TIMEOUT,
+        witness: bool = False,
     ) -> None:
         self.display_path = display_path
         self.base_dir = base_dir
@@ -66,6 +71,10 @@ class Replay:
         self.reader = LogReader(self._card_form)
         self._header_rules: tuple[str | None, Rules] | None = None
         self.stopped_event: ev.Event | None = None
+        self.timeout = timeout  # seconds the solver may spend on the log's public rounds, in all
+        self.want_witness = witness
+        self.branches: Branches | None = None  # the public round being replayed, if any
+        self.halted = False  # a public round could not be settled: nothing after it is judged
         self.header: list[ev.Event] = []  # the header lines, once replay has started
 
     def _card_form(self, spec_name: str | None) -> CardForm:
@@ -124,7 +133,10 @@ class Replay:
             assert self.engine is not None
             if self.on_event is not None:
                 self.on_event(self.engine, event)
-            diagnostic = self.engine.apply(event)
+            diagnostic = self._apply(event)
+            if self.halted:
+                stopped = True
+                continue
             if self.after_event is not None:
                 self.after_event(self.engine, event, diagnostic)
             if diagnostic is not None:
@@ -132,6 +144,10 @@ class Replay:
                 stopped = diagnostic.code not in self.continue_after
         if self.engine is None and not stopped and not reader.errors and header:
             self._start(header)
+        if self.branches is not None and not reader.errors and not stopped:
+            diagnostic = self._judge()
+            if diagnostic is not None:
+                verdict.errors.append(diagnostic)
         verdict.lines = reader.lines
         if reader.errors:
             verdict.input_error = None
@@ -161,20 +177,70 @@ class Replay:
     def _replay_rest(self, first: ev.Event, events: Iterator[ev.Event], syntax_errors: list[Any]) -> bool:
         """The hot loop, once the header is done and nobody is watching: apply events until one is illegal."""
         assert self.engine is not None
-        apply = self.engine.apply
         errors = self.verdict.errors
+        apply = self.engine.apply if type(first) is not ev.Public else self._apply
         diagnostic = apply(first)
-        if diagnostic is not None:
-            errors.append(diagnostic)
+        if diagnostic is not None or self.halted:
+            if diagnostic is not None:
+                errors.append(diagnostic)
             return True
         for event in events:
             if syntax_errors:
                 return True
+            if type(event) is ev.Public:
+                apply = self._apply  # from the first public round on, each line may have more than one replay
             diagnostic = apply(event)
-            if diagnostic is not None:
-                errors.append(diagnostic)
+            if diagnostic is not None or self.halted:
+                if diagnostic is not None:
+                    errors.append(diagnostic)
                 return True
         return False
+
+    def _apply(self, event: ev.Event) -> Diagnostic | None:
+        """Apply one event; in a public round, to each of its branches (``referee.public_replay``), judging the round
+        when it is over or when no branch survives a line."""
+        engine = self.engine
+        assert engine is not None
+        if self.branches is not None:
+            if type(event) is not ev.Round:
+                if self.branches.apply(event):
+                    return None
+                return self._judge()
+            failure = self._judge()
+            if failure is not None or self.halted:
+                return failure
+        diagnostic = engine.apply(event)
+        if diagnostic is None and type(event) is ev.Public:
+            self.branches = Branches(engine)
+            self.branches.events.append(event)
+        return diagnostic
+
+    def _judge(self) -> Diagnostic | None:
+        """Settle the public round just replayed: go on from a consistent branch, or say where it fails."""
+        branches = self.branches
+        engine = self.engine
+        assert branches is not None and engine is not None
+        self.branches = None
+        started = time.monotonic()
+        rule_of = {check: rule.id for check, rule in engine.rules.check_rules.items()}
+        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of)
+        self.timeout -= time.monotonic() - started
+        verdict = self.verdict
+        if outcome.undetermined is not None:
+            verdict.consistency = "undetermined"
+            verdict.undetermined = outcome.undetermined
+            self.halted = True
+            return None
+        if outcome.diagnostic is not None:
+            if outcome.diagnostic.code == "inconsistent":
+                verdict.consistency = "inconsistent"
+            return outcome.diagnostic
+        assert outcome.chosen is not None
+        engine.restore(outcome.chosen)
+        verdict.consistency = verdict.consistency or "consistent"
+        verdict.answers.extend(outcome.answers)
+        verdict.witness.update(outcome.witness)
+        return None
 
     def _start(self, header: list[ev.Event]) -> bool:
         """Resolve the spec, build the engine and apply the header lines in order."""
@@ -218,13 +284,22 @@ def _cite(verdict: FileVerdict, rules: Rules) -> None:
 
 
 def check_stream(
-    stream: BinaryIO, display_path: str, base_dir: Path | None, spec_override: Path | None = None, spec_roots: tuple[Path, ...] = ()
+    stream: BinaryIO,
+    display_path: str,
+    base_dir: Path | None,
+    spec_override: Path | None = None,
+    spec_roots: tuple[Path, ...] = (),
+    timeout: float = DEFAULT_TIMEOUT,
+    witness: bool = False,
 ) -> FileVerdict:
-    """Replay one log from a binary stream."""
-    return Replay(display_path, base_dir, spec_override, spec_roots=spec_roots).run(stream)
+    """Replay one log from a binary stream (``timeout``: the solver's seconds for its public rounds; ``witness``:
+    keep an assignment of their hidden cards, ``FileVerdict.witness``)."""
+    return Replay(display_path, base_dir, spec_override, spec_roots=spec_roots, timeout=timeout, witness=witness).run(stream)
 
 
-def check_source(source: LogSource, spec_override: Path | None = None) -> FileVerdict:
+def check_source(
+    source: LogSource, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT, witness: bool = False
+) -> FileVerdict:
     """Replay one log (file or standard input); an unreadable one becomes the verdict's ``input_error``."""
     if source.problem is not None:
         return FileVerdict(source.display, input_error=f"{source.display}: error: {source.problem}")
@@ -233,7 +308,7 @@ def check_source(source: LogSource, spec_override: Path | None = None) -> FileVe
     except InputError as error:
         return FileVerdict(source.display, input_error=error.render())
     try:
-        return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots)
+        return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots, timeout, witness)
     except OSError as error:
         return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:

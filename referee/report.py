@@ -6,13 +6,15 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from referee.errors import escape
-from referee.verdicts import Diagnostic, FileVerdict, RoundResult
+from referee.verdicts import Diagnostic, FileVerdict, HiddenAnswer, RoundResult
 
 
 def _diagnostic(diagnostic: Diagnostic, with_rule: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message}
     if with_rule:
         data["rule"] = diagnostic.rule
+    if diagnostic.reasons:
+        data["reasons"] = [{"line": line, "says": says} for line, says in diagnostic.reasons]
     return data
 
 
@@ -38,6 +40,21 @@ def file_json(verdict: FileVerdict) -> dict[str, Any]:
     }
     if verdict.input_error is not None:
         data["input_error"] = verdict.input_error
+    if verdict.consistency is not None:
+        data["consistency"] = verdict.consistency
+        data["hidden"] = [_answer(answer) for answer in verdict.answers]
+        if verdict.undetermined is not None:
+            data["undetermined"] = verdict.undetermined
+    return data
+
+
+def _answer(answer: HiddenAnswer) -> dict[str, Any]:
+    """A wild draw card of a public round: what the hidden hands say of it."""
+    data: dict[str, Any] = {"line": answer.line, "player": answer.player, "colour": answer.colour}
+    if answer.kind == "bluff":
+        data["bluff"] = answer.answer
+    else:
+        data.update(challenge=answer.challenge, ruling=answer.ruling, forced=answer.answer)
     return data
 
 
@@ -66,7 +83,7 @@ class Tally:
     """The counts behind the summary line, kept as verdicts go by."""
 
     def __init__(self) -> None:
-        self.logs = self.valid = self.invalid = self.unreadable = self.warnings = 0
+        self.logs = self.valid = self.invalid = self.unreadable = self.warnings = self.undetermined = 0
 
     def add(self, verdict: FileVerdict) -> None:
         self.logs += 1
@@ -74,9 +91,12 @@ class Tally:
         self.invalid += bool(verdict.errors)
         self.unreadable += verdict.input_error is not None
         self.warnings += len(verdict.warnings)
+        self.undetermined += verdict.consistency == "undetermined" and not verdict.errors
 
     def text(self) -> str:
         text = f"{self.logs} log{'s' if self.logs != 1 else ''} checked: {self.valid} valid, {self.invalid} with errors"
+        if self.undetermined:
+            text += f", {self.undetermined} undetermined"
         if self.unreadable:
             text += f", {self.unreadable} unreadable"
         return text + f", {self.warnings} warning{'s' if self.warnings != 1 else ''}"
@@ -93,6 +113,8 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     if not quiet:
         for warning in verdict.warnings:
             lines.append(f"{verdict.path}:{warning.line}: warning: {warning.code} [{warning.rule}]: {escape(warning.message)}")
+        if verdict.consistency == "undetermined" and not verdict.errors:
+            lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
         if verdict.valid:
             finished = sum(1 for result in verdict.rounds if result.finished)
             unfinished = len(verdict.rounds) - finished
@@ -102,5 +124,7 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
             if verdict.game_winner is not None:
                 winner = verdict.game_winner if isinstance(verdict.game_winner, str) else " and ".join(verdict.game_winner)
                 state += f", won by {winner}"
+            if verdict.consistency == "consistent":
+                state += "; the public rounds are consistent"
             lines.append(f"{verdict.path}: valid ({state})")
     return lines

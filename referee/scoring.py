@@ -24,9 +24,10 @@ def round_points(state: GameState, rules: Rules, seat: int, result: RoundResult)
     return (result.points or 0) if result.winner == state.players[seat] else 0
 
 
-def finish_round(state: GameState, rules: Rules, winner: int) -> RoundResult:
-    """Score the round ``winner`` has just won, add it to the totals, and end the game if a total reaches the target."""
-    own = [hand_points(hand, state.side, rules.faces) for hand in state.hands]
+def finish_round(state: GameState, rules: Rules, winner: int, shown: list[int] | None = None) -> RoundResult:
+    """Score the round ``winner`` has just won, add it to the totals, and end the game if a total reaches the target.
+    ``shown``: each hand's points as a public round's ``shows`` lines give them (the hands themselves are hidden)."""
+    own = shown if shown is not None else [hand_points(hand, state.side, rules.faces) for hand in state.hands]
     state.own_points = own
     points = sum(own)
     if rules.own_hand_scoring:

@@ -15,6 +15,7 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, Protocol
 
 from referee.cards import Card, Face
+from referee.hidden import HiddenState
 from referee.verdicts import RoundResult
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ class Penalty:
     evidence: tuple[Card, ...] = ()
     into_discard: bool = False
     ruled: bool = False  # produced or changed by a challenge's ruling (never stacked on)
+    asked: int = -1  # a public round: the index of its wild draw card's question (HiddenState.questions)
 
     @property
     def owed(self) -> bool:
@@ -158,6 +160,7 @@ class GameState:
     last_result: RoundResult | None = None
     own_points: list[int] = field(default_factory=list)
     game_winner: str | list[str] | None = None
+    hidden: HiddenState | None = None  # a public round: what replay keeps of the hidden cards (referee.hidden)
 
     @property
     def player_count(self) -> int:
@@ -216,6 +219,7 @@ class GameState:
             last_result=self.last_result,
             own_points=list(self.own_points),
             game_winner=list(winner) if isinstance(winner, list) else winner,
+            hidden=self.hidden.copy() if self.hidden is not None else None,
         )
 
 
@@ -241,6 +245,7 @@ class Table(Protocol):
     rules: Rules
     record_disputes: bool
     disputes: list[Dispute]
+    line: int  # the line being applied
     rounds: list[RoundResult]
 
     def seat_of(self, name: str) -> int: ...
@@ -256,6 +261,14 @@ class Table(Protocol):
     def flip(self, face_rules: FaceRules) -> None: ...
 
     def forget_cards(self) -> None: ...
+
+    def decide(self, options: int) -> int: ...
+
+    def shows_done(self) -> None: ...
+
+    def new_id(self) -> int: ...
+
+    def hidden_draw(self, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int: ...
 
     def apply_effects(
         self,

@@ -28,9 +28,14 @@ ERROR_CODES = (
     "swap-missing",
     "draw-too-few",
     "draw-too-many",
+    "inconsistent",
+    "missing-shows",
+    "bad-shows",
 )
 # The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
 HOUSE_ERROR_CODES = ("swap-missing", "draw-too-few", "draw-too-many")
+# The codes only a public round (docs/log-format.md, "Public records") can give.
+PUBLIC_ERROR_CODES = ("inconsistent", "missing-shows", "bad-shows")
 WARNING_CODES = ("unchallenged-bluff", "uncaught-uno")
 
 
@@ -43,6 +48,7 @@ class Diagnostic:
     message: str
     rule: str
     allowed: tuple[str, ...] = ()
+    reasons: tuple[tuple[int, str], ...] = ()  # inconsistent: the earlier lines that contradict this one, and what each says
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +59,21 @@ class RoundResult:
     side: str | None = None
     points: int | None = None
     totals: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenAnswer:
+    """What a public round's hidden hands say of a wild draw card: ``bluff`` (unchallenged: did its player hold the
+    colour in play? certain, impossible or undetermined) or ``ruling`` (challenged: is the ruling shown the only one
+    the hands allow? forced, not-forced or undetermined)."""
+
+    line: int
+    kind: str
+    player: str
+    colour: str
+    answer: str
+    challenge: int | None = None
+    ruling: str | None = None
 
 
 @dataclass(slots=True)
@@ -68,7 +89,12 @@ class FileVerdict:
     lines: int = 0
     # rule id -> (summary, citation) for the rules this verdict cites, from the log's spec (for SARIF)
     rule_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # public rounds: "consistent", "inconsistent" or "undetermined" (None: the log has none)
+    consistency: str | None = None
+    undetermined: str | None = None  # why, when the solver could not settle a public round
+    answers: list[HiddenAnswer] = field(default_factory=list)
+    witness: dict[int, tuple[str, ...]] = field(default_factory=dict)  # line -> what the witness writes there
 
     @property
     def valid(self) -> bool:
-        return not self.errors and self.input_error is None
+        return not self.errors and self.input_error is None and self.consistency != "undetermined"

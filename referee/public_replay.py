@@ -1,0 +1,199 @@
+"""Public rounds: replay every way the hidden cards can go, then ask the solver which ways the record allows.
+
+A public round's line can depend on a hidden card in a way that changes what follows: a challenge's ruling, where
+a draw until a colour ended, which face a Flip uncovered. The engine then asks ``Engine.decide`` and this driver
+replays the line once per choice (each a *branch*, a snapshot of the engine); a branch that a later line makes
+illegal for a reason needing no hidden card dies there. When the round ends (the next ``round`` line, or the end
+of the log), ``judge`` asks ``referee.consistency`` how far each branch's facts have an assignment: the record is
+consistent up to the furthest line any branch reaches.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from referee import events as ev
+from referee.engine import Engine
+from referee.hidden import Batch, Fact, HiddenState, Pick
+from referee.state import Snapshot
+from referee.verdicts import Diagnostic, HiddenAnswer
+
+MAX_BRANCHES = 256
+NEVER = 1 << 62
+
+
+@dataclass(slots=True)
+class Outcome:
+    """A public round judged: the diagnostic at its first illegal line (None: consistent), or why it is undetermined;
+    the answers to its wild draw cards; what a witness writes in place of its lines."""
+
+    diagnostic: Diagnostic | None = None
+    undetermined: str | None = None
+    answers: list[HiddenAnswer] = field(default_factory=list)
+    witness: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    chosen: Snapshot | None = None
+
+
+class Branches:
+    """The replays of one public round that no line has ruled out, and those that one has (with the line)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.live: list[Snapshot] = [engine.snapshot()]
+        self.dead: list[tuple[Diagnostic, Snapshot]] = []
+        self.events: list[ev.Event] = []
+        self.too_many = False
+
+    def apply(self, event: ev.Event) -> bool:
+        """Apply ``event`` to every branch; False when none survives it (the round is then judged)."""
+        engine = self.engine
+        survivors: list[Snapshot] = []
+        self.events.append(event)
+        for snapshot in self.live:
+            pending: list[list[int]] = [[]]
+            while pending:
+                script = pending.pop()
+                engine.restore(snapshot)
+                engine.script = script
+                engine.arities = []
+                diagnostic = engine.apply(event)
+                arities = engine.arities
+                for index in range(len(script), len(arities)):
+                    for choice in range(1, arities[index]):
+                        pending.append(script + [0] * (index - len(script)) + [choice])
+                if diagnostic is None:
+                    survivors.append(engine.snapshot())
+                else:
+                    self.dead.append((diagnostic, snapshot))
+        engine.script = []
+        engine.arities = []
+        if len(survivors) > MAX_BRANCHES:
+            self.too_many = True
+            survivors = survivors[:MAX_BRANCHES]
+        self.live = survivors
+        if survivors:
+            engine.restore(survivors[0])
+            return True
+        return False
+
+
+def _hidden(snapshot: Snapshot) -> HiddenState:
+    hidden = snapshot.state.hidden
+    assert hidden is not None
+    return hidden
+
+
+def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str]) -> Outcome:
+    """Decide a public round from its branches: consistent (with a chosen branch to go on from, its answers and a
+    witness), inconsistent at a line (with the contradicting lines), illegal at a line for a reason needing no
+    hidden card, or undetermined."""
+    from referee.consistency import Solver, Undetermined
+
+    deadline = time.monotonic() + timeout
+    first = branches.live[0] if branches.live else branches.dead[0][1]
+    solver = Solver(_hidden(first).deck, int(timeout * 1000))
+    leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
+    leaves += [(diagnostic.line, diagnostic, snapshot) for diagnostic, snapshot in branches.dead]
+    best: tuple[int, list[tuple[Diagnostic | None, Snapshot, object]]] = (-1, [])
+    try:
+        for limit, diagnostic, snapshot in leaves:
+            solver.set_timeout(int(max(0.001, deadline - time.monotonic()) * 1000))
+            facts = _hidden(snapshot).facts_list()
+            if limit <= best[0] and diagnostic is not None:
+                continue  # it cannot reach further than a branch already judged
+            contradiction = solver.first_contradiction(facts)
+            reach = limit if contradiction is None else min(limit, contradiction.line)
+            entry = (diagnostic if contradiction is None or limit <= contradiction.line else None, snapshot, contradiction)
+            if reach > best[0]:
+                best = (reach, [entry])
+            elif reach == best[0]:
+                best[1].append(entry)
+            if reach == NEVER:
+                break
+        reach, found = best
+        if reach == NEVER:
+            snapshot = found[0][1]
+            hidden = _hidden(snapshot)
+            facts = hidden.facts_list()
+            outcome = Outcome(chosen=snapshot)
+            outcome.answers = _answers(solver, facts, hidden)
+            if want_witness:
+                outcome.witness = _witness(solver.model(facts), facts, hidden, branches.events, snapshot.state.players)
+            return outcome
+        return Outcome(diagnostic=_failure(found, rule_of))
+    except Undetermined as why:
+        return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
+
+
+def _failure(found: list[tuple[Diagnostic | None, Snapshot, object]], rule_of: dict[str, str]) -> Diagnostic:
+    """The diagnostic at the furthest line any branch reaches: a reason needing no hidden card when every branch that
+    gets there fails for that one (same code), else ``inconsistent`` with the lines that contradict it."""
+    from referee.consistency import Contradiction
+
+    plain = [diagnostic for diagnostic, _, _ in found if diagnostic is not None]
+    if len(plain) == len(found) and len({diagnostic.code for diagnostic in plain}) == 1:
+        return plain[0]
+    contradiction = next((c for _, _, c in found if isinstance(c, Contradiction)), None)
+    if contradiction is None:
+        first = plain[0]
+        return Diagnostic(first.line, "inconsistent", f"no way the hidden cards can go makes this line legal: {first.message}", first.rule)
+    reasons = tuple((fact.line, fact.what) for fact in contradiction.reasons)
+    shown = "; ".join(f"line {line}: {what}" for line, what in reasons)
+    message = f"no deal and draw pile make this legal: {contradiction.fact.what}" + (f" (contradicted by {shown})" if shown else "")
+    return Diagnostic(contradiction.line, "inconsistent", message, rule_of.get(contradiction.fact.check, ""), reasons=reasons)
+
+
+def _answers(solver: object, facts: list[Fact], hidden: HiddenState) -> list[HiddenAnswer]:
+    """For each wild draw card: did its player hold the colour in play (certain, impossible, undetermined), or, when
+    challenged, is the ruling shown the only one the hidden hands allow?"""
+    from referee.consistency import Solver, Undetermined
+
+    assert isinstance(solver, Solver)
+    answers = []
+    for question in hidden.questions:
+        try:
+            if question.challenge is None:
+                can_hold = solver.check(facts, solver.held_flag(question.hand, question.types, True))
+                can_lack = solver.check(facts, solver.held_flag(question.hand, question.types, False))
+                answer = "certain" if not can_lack else "impossible" if not can_hold else "undetermined"
+                answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, answer))
+            else:
+                others = [fact for fact in facts if not (fact.line == question.challenge and fact.check == "challenge")]
+                other = solver.check(others, solver.held_flag(question.hand, question.types, not question.guilty))
+                ruling = "guilty" if question.guilty else "innocent"
+                answer = "not-forced" if other else "forced"
+                answers.append(HiddenAnswer(question.line, "ruling", question.player, question.colour, answer, question.challenge, ruling))
+        except Undetermined:
+            kind = "bluff" if question.challenge is None else "ruling"
+            answers.append(HiddenAnswer(question.line, kind, question.player, question.colour, "undetermined", question.challenge))
+    return answers
+
+
+def _witness(
+    model: dict[int, list[int]], facts: list[Fact], hidden: HiddenState, events: list[ev.Event], players: tuple[str, ...]
+) -> dict[int, tuple[str, ...]]:
+    """What an observed-mode log writes in place of the round's public lines under one assignment: ``hand`` lines for
+    ``public``, the cards of each ``draws N``, the physical card of each play (two sides), nothing for ``shows``."""
+    types = hidden.deck.types
+    drawn: dict[int, list[str]] = {}
+    hands: dict[int, list[tuple[int, list[str]]]] = {}
+    picks: dict[int, str] = {}
+    for fact in facts:
+        if isinstance(fact, Batch) and fact.check == "hands" and fact.seat is not None:
+            hands.setdefault(fact.line, []).append((fact.seat, [types[k].token for k in model[fact.id]]))
+        elif isinstance(fact, Batch) and fact.seat is not None:
+            drawn.setdefault(fact.line, []).extend(types[k].token for k in model[fact.id])
+        elif isinstance(fact, Pick):
+            picks[fact.line] = types[model[fact.id][0]].token
+    witness: dict[int, tuple[str, ...]] = {}
+    for event in events:
+        if isinstance(event, ev.Public):
+            witness[event.line] = tuple(f"hand {players[seat]} " + " ".join(cards) for seat, cards in sorted(hands.get(event.line, [])))
+        elif isinstance(event, ev.DrawCount):
+            witness[event.line] = (f"{event.player} draws " + " ".join(drawn.get(event.line, [])),)
+        elif isinstance(event, ev.Play) and event.line in picks and "/" in picks[event.line]:
+            witness[event.line] = (f"{event.player} plays {picks[event.line]}" + (f" {event.colour}" if event.colour else ""),)
+        elif isinstance(event, ev.Shows):
+            witness[event.line] = ()
+    return witness
