@@ -193,7 +193,7 @@ def _write_witness(log: Path, out: Path, verdict: Any) -> None:
         click.echo(f"{escape(str(out))}: no witness written: the log is not a consistent public record", err=True)
         return
     lines = read_bounded(log, WITNESS_LIMIT).decode("utf-8", "replace").split("\n")
-    written = []
+    written: list[str] = []
     for number, text in enumerate(lines, start=1):
         replaced = verdict.witness.get(number)
         written.extend([text] if replaced is None else replaced)
@@ -385,10 +385,10 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
 @click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games (more than one needs --out).")
 @click.option(
     "--mode",
-    type=click.Choice(["full", "observed"]),
+    type=click.Choice(["full", "observed", "public"]),
     default="full",
     show_default=True,
-    help="Full (shuffle lines) or observed (hand/start lines).",
+    help="Full (shuffle lines), observed (hand/start lines) or public (what the table saw: draw counts, hands shown).",
 )
 @click.option(
     "--out",

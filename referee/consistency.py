@@ -38,7 +38,8 @@ class Contradiction:
 class Solver:
     """One round's facts, asserted once each (facts shared by branches of the replay are the same objects)."""
 
-    def __init__(self, deck: HiddenDeck, timeout_ms: int) -> None:
+    def __init__(self, deck: HiddenDeck, timeout_ms: int, guarded: bool = True) -> None:
+        self.guarded = guarded  # False: facts are asserted outright (one question: are all of them satisfiable?)
         self.deck = deck
         self.solver = z3.Solver()
         self.solver.set("timeout", max(1, timeout_ms))
@@ -73,7 +74,7 @@ class Solver:
         self.facts[fact.id] = fact
         claims = list(self._claims(fact))
         if claims:
-            self.solver.add(z3.Implies(flag, z3.And(claims)))
+            self.solver.add(z3.Implies(flag, z3.And(claims)) if self.guarded else z3.And(claims))
         return flag
 
     def _claims(self, fact: Fact) -> Iterable[z3.BoolRef]:
@@ -131,7 +132,7 @@ class Solver:
     def check(self, facts: Sequence[Fact], *extra: z3.BoolRef) -> bool:
         """Whether some assignment satisfies ``facts`` (and ``extra``); ``Undetermined`` when the solver gives up."""
         flags = [self.add(fact) for fact in facts]
-        result = self.solver.check(*flags, *extra)
+        result = self.solver.check(*flags, *extra) if self.guarded else self.solver.check(*extra)
         if result == z3.unknown:
             raise Undetermined(self.solver.reason_unknown())
         return bool(result == z3.sat)

@@ -776,8 +776,19 @@ class Engine:
                 taken = min(count, room)
                 colour = penalty.until_colour
                 ending = hidden.deck.where(state.side, lambda face, colour=colour: face.colour == colour)
-                if self._split_draw(seat, taken, ending, line, "penalty", f"{name} draws until a {colour} card"):
+                others = tuple(k for k in range(len(hidden.deck.types)) if k not in set(ending))
+                # where the first card of the colour is among the line's cards (the rest are the extra cards), or nowhere
+                places = [place for place in range(taken, 0, -1) if taken - place <= penalty.extra]
+                choice = self.decide(len(places) + 1)
+                what = f"{name} draws until a {colour} card"
+                if choice < len(places):
+                    taken = places[choice]
+                    if taken > 1:
+                        self.hidden_draw(seat, taken - 1, others, line, "penalty", f"{what}: the cards before it")
+                    self.hidden_draw(seat, 1, ending, line, "penalty", f"{what}: the {colour} card")
                     penalty.until_colour = None
+                else:
+                    self.hidden_draw(seat, taken, others, line, "penalty", f"{what}: none of the colour")
             else:
                 taken = min(count, penalty.extra, room)
                 self.hidden_draw(seat, taken, None, line, "penalty", f"{name} draws {taken} more")
@@ -961,10 +972,10 @@ class Engine:
                 raise Reject("invalid-reshuffle", "reshuffle", f"in {mode} a reshuffle names no cards")
             hidden = state.hidden
             if hidden is not None:
-                under = hidden.discard[: len(rest)]
+                beneath = hidden.discard[: len(rest)]
                 refill = self.new_id()
-                terms = tuple((term, 1) for term in under if term is not None)
-                known = tuple(hidden.deck.index[card] for card, term in zip(rest, under, strict=True) if term is None)
+                terms = tuple((term, 1) for term in beneath if term is not None)
+                known = tuple(hidden.deck.index[card] for card, term in zip(rest, beneath, strict=True) if term is None)
                 hidden.add(Refill(refill, event.line, "reshuffle", terms, known, "the reshuffled draw pile"))
                 hidden.pile = refill
                 del hidden.discard[: len(rest)]

@@ -534,8 +534,15 @@ class Game:
         """How many cards the draw pile holds."""
         return self._engine.state.draw_pile_size()
 
-    def log(self) -> str:
-        """The game so far as a log that ``referee check`` accepts."""
+    def log(self, mode: str = "as-played") -> str:
+        """The game so far as a log that ``referee check`` accepts: as it was played (``as-played``), or its public
+        record (``public``: what the table saw; ``referee.projection``)."""
+        if mode == "public":
+            from referee.projection import public_record
+
+            return "".join(format_event(event) + "\n" for event in public_record(self._events, self.rules))
+        if mode != "as-played":
+            raise UsageError(f"a log is written as-played or public, not '{mode}'")
         return "".join(format_event(event) + "\n" for event in self._events)
 
     def verdict(self) -> Report:

@@ -32,6 +32,12 @@ def format_event(event: ev.Event) -> str:
             return "shuffle " + " ".join(cards)
         case ev.Hand(player=player, cards=cards):
             return f"hand {player} " + " ".join(cards)
+        case ev.Public():
+            return "public"
+        case ev.DrawCount(player=player, count=count):
+            return f"{player} draws {count}"
+        case ev.Shows(player=player, faces=faces):
+            return f"shows {player}" + "".join(f" {face}" for face in faces)
         case ev.Start(card=card):
             return f"start {card}"
         case ev.Play(player=player, card=card, colour=colour):

@@ -360,6 +360,10 @@ def simulate_game(
 ) -> str:
     """One simulated game as log text."""
     lines = [f"# simulated by referee: {players} players, seed {seed}, {mode} mode"]
-    events = simulate_events(rules, players, seed, mode, spec_line, max_rounds, target=target)
+    events = simulate_events(rules, players, seed, "full" if mode == "public" else mode, spec_line, max_rounds, target=target)
+    if mode == "public":
+        from referee.projection import public_record
+
+        events = public_record(list(events), rules)
     lines.extend(format_event(event) for event in events)
     return "\n".join(lines) + "\n"
