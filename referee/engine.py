@@ -654,14 +654,7 @@ class Engine:
         if state.phase is not PLAYING:
             legality.not_in_play(state)
         if state.penalties:
-            penalty = state.penalties[0]
-            if penalty.player != seat:
-                raise Reject(
-                    "bad-penalty",
-                    "penalty",
-                    f"{self.name_of(penalty.player)} owes {penalty.describe()}, not {event.player}",
-                    (self.name_of(penalty.player),),
-                )
+            self._owes(seat)
             self.close_window()
             self._penalty_draw(seat, cards)
             return
@@ -685,6 +678,13 @@ class Engine:
         state.drawn_card = self.take(seat, cards[0] if cards else None)
         state.drew = True
 
+    def _owes(self, seat: int) -> None:
+        """A draw while a penalty is owed is that penalty's, by the player who owes it (bad-penalty)."""
+        penalty = self.state.penalties[0]
+        if penalty.player != seat:
+            owner = self.name_of(penalty.player)
+            raise Reject("bad-penalty", "penalty", f"{owner} owes {penalty.describe()}, not {self.name_of(seat)}", (owner,))
+
     def _unnamed(self) -> str:
         """Why a bare ``P draws`` is not enough here (cards remain to be drawn)."""
         if self.state.hidden is not None:
@@ -700,14 +700,7 @@ class Engine:
         if state.hidden is None:
             raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
         if state.penalties:
-            penalty = state.penalties[0]
-            if penalty.player != seat:
-                raise Reject(
-                    "bad-penalty",
-                    "penalty",
-                    f"{self.name_of(penalty.player)} owes {penalty.describe()}, not {event.player}",
-                    (self.name_of(penalty.player),),
-                )
+            self._owes(seat)
             self.close_window()
             self._hidden_penalty_draw(seat, event.count, event.line)
             return
