@@ -282,7 +282,9 @@ def check(
         check_output_path(witness_path)
     progress, verdicts = _batch(
         logs,
-        functools.partial(check_source, spec_override=spec_path, timeout=timeout, witness=witness_path is not None),
+        functools.partial(
+            check_source, spec_override=spec_path, timeout=timeout, witness=witness_path is not None, answers=output_format != "text"
+        ),
         jobs,
         _cluster(dask_address, dask_security),
         quiet,

@@ -38,8 +38,10 @@ class Contradiction:
 class Solver:
     """One round's facts, asserted once each (facts shared by branches of the replay are the same objects)."""
 
-    def __init__(self, deck: HiddenDeck, timeout_ms: int, guarded: bool = True) -> None:
-        self.guarded = guarded  # False: facts are asserted outright (one question: are all of them satisfiable?)
+    def __init__(self, deck: HiddenDeck, timeout_ms: int, relevant: dict[int, frozenset[int]] | None = None) -> None:
+        # relevant: per batch, the only types it has a variable for (the rest of it, its *remainder*, is of other
+        # types, filled in afterwards by ``fill``); None: every type (the exact encoding)
+        self.relevant = relevant
         self.deck = deck
         self.solver = z3.Solver()
         self.solver.set("timeout", max(1, timeout_ms))
@@ -48,6 +50,7 @@ class Solver:
         self.piles: dict[int, list[z3.ArithRef]] = {}
         self.flags: dict[int, z3.BoolRef] = {}
         self.facts: dict[int, Fact] = {}
+        self.batches: dict[int, Batch] = {}
 
     def set_timeout(self, timeout_ms: int) -> None:
         self.solver.set("timeout", max(1, timeout_ms))
@@ -72,9 +75,11 @@ class Solver:
         flag = z3.Bool(f"f{fact.id}")
         self.flags[fact.id] = flag
         self.facts[fact.id] = fact
+        if isinstance(fact, Batch):
+            self.batches[fact.id] = fact
         claims = list(self._claims(fact))
         if claims:
-            self.solver.add(z3.Implies(flag, z3.And(claims)) if self.guarded else z3.And(claims))
+            self.solver.add(z3.Implies(flag, z3.And(claims)))
         return flag
 
     def _claims(self, fact: Fact) -> Iterable[z3.BoolRef]:
@@ -90,7 +95,13 @@ class Solver:
             before = self.piles[fact.pile]
             self.piles[fact.id] = [before[k] + 1 if k == fact.type else before[k] for k in self.types]
         elif isinstance(fact, Batch):
-            allowed = self.types if fact.types is None else fact.types
+            allowed: Sequence[int] = self.types if fact.types is None else fact.types
+            whole = True  # a variable for every type the batch may hold: it has no remainder
+            if self.relevant is not None:
+                mentioned = self.relevant.get(fact.id, frozenset())
+                every = len(allowed)
+                allowed = [k for k in allowed if k in mentioned]
+                whole = len(allowed) == every
             vector = {k: z3.Int(f"n{fact.id}_{k}") for k in allowed}
             self.vectors[fact.id] = vector
             before = self.piles[fact.pile]
@@ -101,7 +112,8 @@ class Solver:
                 yield after[k] == before[k] - variable
                 yield after[k] >= 0
             self.piles[fact.id] = after
-            yield (z3.Sum(list(vector.values())) if vector else z3.IntVal(0)) == fact.size
+            total = z3.Sum(list(vector.values())) if vector else z3.IntVal(0)
+            yield total == fact.size if whole else total <= fact.size
         elif isinstance(fact, Pick):
             vector = {k: z3.Int(f"z{fact.id}_{k}") for k in fact.types}
             self.vectors[fact.id] = vector
@@ -121,7 +133,14 @@ class Solver:
             yield total >= 1 if fact.held else total == 0
         elif isinstance(fact, Shown):
             for types, count in fact.groups:
-                yield self._total(fact.hand, types) == count
+                if count or self.relevant is None:
+                    yield self._total(fact.hand, types) == count
+            if self.relevant is not None:  # every card of the hand is shown: no batch in it keeps a remainder
+                for term, coef in fact.hand:
+                    held = self.batches.get(term)
+                    if coef > 0 and held is not None:
+                        variables = list(self.vectors[term].values())
+                        yield (z3.Sum(variables) if variables else z3.IntVal(0)) == held.size
 
     def _total(self, hand: Terms, types: Sequence[int]) -> z3.ArithRef:
         parts = [self._sum(hand, k) for k in types]
@@ -132,7 +151,7 @@ class Solver:
     def check(self, facts: Sequence[Fact], *extra: z3.BoolRef) -> bool:
         """Whether some assignment satisfies ``facts`` (and ``extra``); ``Undetermined`` when the solver gives up."""
         flags = [self.add(fact) for fact in facts]
-        result = self.solver.check(*flags, *extra) if self.guarded else self.solver.check(*extra)
+        result = self.solver.check(*flags, *extra)
         if result == z3.unknown:
             raise Undetermined(self.solver.reason_unknown())
         return bool(result == z3.sat)
@@ -144,38 +163,27 @@ class Solver:
         self.solver.add(z3.Implies(flag, total >= 1 if held else total == 0))
         return flag
 
-    def model(self, facts: Sequence[Fact]) -> dict[int, list[int]]:
-        """A satisfying assignment: each batch and pick, as the types of its cards (a type once per copy)."""
-        if not self.check(facts):
-            raise Undetermined("no assignment")
+    def model(self, facts: Sequence[Fact], lacking: Sequence[tuple[Terms, Sequence[int]]] = ()) -> dict[int, list[int]] | None:
+        """A satisfying assignment of the facts just checked (sat): each batch and pick as the types of its cards (a
+        type once per copy); None when the sparse encoding's remainders cannot be filled (``fill``)."""
         model = self.solver.model()
+        # one walk over the model by name (evaluating, or printing, each variable is slow)
+        values = {declaration.name(): model[declaration] for declaration in model.decls() if declaration.name()[0] in "nz"}
         found: dict[int, list[int]] = {}
         for fact in facts:
             if isinstance(fact, Batch | Pick):
+                letter = "n" if isinstance(fact, Batch) else "z"
                 cards: list[int] = []
-                for k, variable in self.vectors[fact.id].items():
-                    value = model.eval(variable, model_completion=True).as_long()
-                    cards.extend([k] * value)
+                for k in self.vectors[fact.id]:
+                    value = values.get(f"{letter}{fact.id}_{k}")
+                    count = value.as_long() if value is not None else 0
+                    cards.extend([k] * count)
                 found[fact.id] = cards
+        if self.relevant is not None and not fill(facts, found, self.deck, lacking):
+            return None
         return found
 
-    def first_contradiction(self, facts: Sequence[Fact]) -> Contradiction | None:
-        """The first line L whose facts 1..L have no assignment (None when all of them have one), with the reasons."""
-        if self.check(facts):
-            return None
-        lines = sorted({fact.line for fact in facts})
-        low, high = 0, len(lines) - 1  # the prefix up to lines[high] is unsat; find the first such
-        while low < high:
-            middle = (low + high) // 2
-            if self.check([fact for fact in facts if fact.line <= lines[middle]]):
-                low = middle + 1
-            else:
-                high = middle
-        line = lines[low]
-        prefix = [fact for fact in facts if fact.line <= line]
-        return Contradiction(line, *self._reasons(prefix, line))
-
-    def _reasons(self, prefix: list[Fact], line: int) -> tuple[Fact, tuple[Fact, ...]]:
+    def reasons(self, prefix: list[Fact], line: int) -> tuple[Fact, tuple[Fact, ...]]:
         """The fact of ``line`` that fails and a smallest set of earlier lines' facts that contradict it: the lines
         of an unsat core, then each line dropped in turn while the rest stays unsat (deletion)."""
         flags = {fact.id: self.add(fact) for fact in prefix}
@@ -192,6 +200,226 @@ class Solver:
         failing = next((fact for fact in base if str(flags[fact.id]) in core), base[-1])
         reasons = tuple(next(fact for fact in prefix if fact.line == kept) for kept in keep)
         return failing, reasons
+
+
+def held_in(found: dict[int, list[int]], hand: Terms, types: Sequence[int]) -> bool:
+    """Whether, in the assignment ``found``, the hand ``hand`` holds a card of ``types``."""
+    wanted = set(types)
+    return sum(coef * sum(1 for k in found.get(term, ()) if k in wanted) for term, coef in hand) > 0
+
+
+class Oracle:
+    """Consistency questions, answered fast and exactly: the sparse encoding first (a relaxation: each batch has
+    variables only for the types some fact asks about), whose "no" is final and whose "yes" counts once its
+    remainders are filled (``fill``); the exact encoding when they cannot be."""
+
+    def __init__(
+        self, deck: HiddenDeck, timeout_ms: int, facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()
+    ) -> None:
+        self.deck = deck
+        self.timeout_ms = timeout_ms
+        self.sparse = Solver(deck, timeout_ms, relevance(facts, asked))
+        self._exact: Solver | None = None
+        self.found: dict[int, list[int]] | None = None  # the assignment behind the last "yes" of ``sat``
+        self.exact_used = 0  # how many questions needed the exact encoding (for the speed figures)
+
+    def set_timeout(self, timeout_ms: int) -> None:
+        self.timeout_ms = timeout_ms
+        self.sparse.set_timeout(timeout_ms)
+        if self._exact is not None:
+            self._exact.set_timeout(timeout_ms)
+
+    def exact(self) -> Solver:
+        if self._exact is None:
+            self._exact = Solver(self.deck, self.timeout_ms)
+        self.exact_used += 1
+        return self._exact
+
+    def sat(self, facts: Sequence[Fact], held: tuple[Terms, tuple[int, ...], bool] | None = None) -> bool:
+        """Whether one assignment satisfies ``facts`` (and, given ``held``, says that hand held a card of those types,
+        or none)."""
+        self.found = None
+        extra = [self.sparse.held_flag(*held)] if held is not None else []
+        if not self.sparse.check(facts, *extra):
+            return False
+        self.found = self.sparse.model(facts, [(held[0], held[1])] if held is not None and not held[2] else [])
+        if self.found is not None:
+            return True
+        exact = self.exact()
+        extra = [exact.held_flag(*held)] if held is not None else []
+        if not exact.check(facts, *extra):
+            return False
+        self.found = exact.model(facts)
+        return True
+
+    def model(self, facts: Sequence[Fact]) -> dict[int, list[int]]:
+        """One satisfying assignment of ``facts`` (which have one)."""
+        if self.found is not None:
+            return self.found
+        if self.sparse.check(facts):
+            found = self.sparse.model(facts)
+            if found is not None:
+                return found
+        exact = self.exact()
+        if not exact.check(facts):
+            raise Undetermined("no assignment")
+        found = exact.model(facts)
+        assert found is not None
+        return found
+
+    def first_contradiction(self, facts: Sequence[Fact]) -> Contradiction | None:
+        """The first line L whose facts 1..L have no assignment (None when all of them have one), with the reasons."""
+        if self.sat(facts):
+            return None
+        lines = sorted({fact.line for fact in facts})
+        low, high = 0, len(lines) - 1  # the prefix up to lines[high] has none; find the first such
+        while low < high:
+            middle = (low + high) // 2
+            if self.sat([fact for fact in facts if fact.line <= lines[middle]]):
+                low = middle + 1
+            else:
+                high = middle
+        line = lines[low]
+        prefix = [fact for fact in facts if fact.line <= line]
+        solver = self.sparse if not self.sparse.check(prefix) else self.exact()
+        return Contradiction(line, *solver.reasons(prefix, line))
+
+
+def relevance(facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()) -> dict[int, frozenset[int]]:
+    """Per batch, the types some fact asks about while the batch is in a hand (a play's face, a colour held, a face
+    shown), and its own types when it is restricted to a few: the sparse encoding's variables."""
+    mentioned: dict[int, set[int]] = {}
+    picks: dict[int, tuple[int, ...]] = {}
+    for fact in facts:
+        if isinstance(fact, Batch):
+            own = mentioned.setdefault(fact.id, set())
+            if fact.types is not None and len(fact.types) <= SMALL:
+                own.update(fact.types)
+            continue
+        types: Iterable[int]
+        if isinstance(fact, Pick):
+            picks[fact.id] = fact.types
+            types = fact.types
+        elif isinstance(fact, Held):
+            types = fact.types
+        elif isinstance(fact, Shown):
+            types = [k for group, count in fact.groups if count for k in group]
+        elif isinstance(fact, Same):
+            mentioned.setdefault(fact.batch, set()).update(picks.get(fact.pick, ()))
+            continue
+        else:
+            continue
+        for term, coef in fact.hand:
+            if coef > 0:
+                mentioned.setdefault(term, set()).update(types)
+    for hand, types in asked:  # the wild draw cards' questions: did that hand hold the colour?
+        for term, coef in hand:
+            if coef > 0:
+                mentioned.setdefault(term, set()).update(types)
+    return {batch: frozenset(types) for batch, types in mentioned.items()}
+
+
+SMALL = 8
+
+
+def fill(facts: Sequence[Fact], found: dict[int, list[int]], deck: HiddenDeck, lacking: Sequence[tuple[Terms, Sequence[int]]] = ()) -> bool:
+    """Give each batch's remainder (the cards the sparse encoding left unnamed) types the draw pile of its time
+    still holds, inside its own restriction and outside any colour a hand holding it is said to lack (a ruling of
+    innocence, or ``lacking``): a transportation problem per draw pile (between reshuffles), solved exactly by
+    augmenting paths. Any other fact only gains from a card more in a hand: a play still finds its card; a shown
+    hand has no remainder (its facts say so). False when no such types exist."""
+    kinds = len(deck.types)
+    forbidden: dict[int, set[int]] = {}
+    said = [(fact.hand, fact.types) for fact in facts if isinstance(fact, Held) and not fact.held]
+    for hand, types in [*said, *lacking]:
+        for term, coef in hand:
+            if coef > 0:
+                forbidden.setdefault(term, set()).update(types)
+    supply: list[int] = list(deck.counts)
+    needs: list[tuple[int, int, list[int]]] = []  # (batch, how many, allowed types)
+
+    def settle() -> bool:
+        if not needs:
+            return True
+        assignment = _transport(needs, supply)
+        if assignment is None:
+            return False
+        for batch, cards in assignment.items():
+            found[batch].extend(cards)
+        return True
+
+    first = True
+    for fact in facts:
+        if isinstance(fact, Refill):
+            if not first and not settle():
+                return False
+            first = False
+            needs = []
+            supply = [0] * kinds
+            for k in fact.known:
+                supply[k] += 1
+            for term, coef in fact.terms:
+                for k in found.get(term, ()):
+                    supply[k] += coef
+        elif isinstance(fact, Batch):
+            for k in found[fact.id]:
+                supply[k] -= 1
+            rest = fact.size - len(found[fact.id])
+            if rest:
+                banned = forbidden.get(fact.id, set())
+                allowed = range(kinds) if fact.types is None else fact.types
+                needs.append((fact.id, rest, [k for k in allowed if k not in banned]))
+    if any(count < 0 for count in supply):
+        return False
+    return settle()
+
+
+def _transport(needs: list[tuple[int, int, list[int]]], supply: list[int]) -> dict[int, list[int]] | None:
+    """Assign each need's units to types with supply left (each unit one card), by augmenting paths; None if not all
+    can be."""
+    left = list(supply)
+    if any(count < 0 for count in left):
+        return None
+    given: dict[int, dict[int, int]] = {batch: {} for batch, _, _ in needs}
+    allowed = {batch: types for batch, _, types in needs}
+    holders: dict[int, dict[int, int]] = {}  # type -> batch -> units
+    for batch, count, _ in needs:
+        for _unit in range(count):
+            if not _augment(batch, allowed, left, given, holders, set()):
+                return None
+    return {batch: [k for k, units in cards.items() for _ in range(units)] for batch, cards in given.items()}
+
+
+def _augment(
+    batch: int,
+    allowed: dict[int, list[int]],
+    left: list[int],
+    given: dict[int, dict[int, int]],
+    holders: dict[int, dict[int, int]],
+    seen: set[int],
+) -> bool:
+    """One more unit for ``batch``: a type with supply left, or one taken from another batch that can move."""
+    for k in allowed[batch]:
+        if left[k] > 0:
+            left[k] -= 1
+            given[batch][k] = given[batch].get(k, 0) + 1
+            holders.setdefault(k, {})[batch] = holders.get(k, {}).get(batch, 0) + 1
+            return True
+    for k in allowed[batch]:
+        if k in seen:
+            continue
+        seen.add(k)
+        for other, units in list(holders.get(k, {}).items()):
+            if units and other != batch and _augment(other, allowed, left, given, holders, seen):
+                # the other batch found another card: it gives up one k, which goes to this batch
+                holders[k][other] -= 1
+                given[other][k] -= 1
+                if not given[other][k]:
+                    del given[other][k]
+                holders[k][batch] = holders[k].get(batch, 0) + 1
+                given[batch][k] = given[batch].get(k, 0) + 1
+                return True
+    return False
 
 
 def _defined(trial: list[Fact], prefix: list[Fact]) -> list[Fact]:

@@ -84,15 +84,17 @@ def _hidden(snapshot: Snapshot) -> HiddenState:
     return hidden
 
 
-def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str]) -> Outcome:
+def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True) -> Outcome:
     """Decide a public round from its branches: consistent (with a chosen branch to go on from, its answers and a
     witness), inconsistent at a line (with the contradicting lines), illegal at a line for a reason needing no
     hidden card, or undetermined."""
-    from referee.consistency import Solver, Undetermined
+    from referee.consistency import Oracle, Undetermined
 
     deadline = time.monotonic() + timeout
     first = branches.live[0] if branches.live else branches.dead[0][1]
-    solver = Solver(_hidden(first).deck, int(timeout * 1000))
+    every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
+    asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
+    solver = Oracle(_hidden(first).deck, int(timeout * 1000), sorted(every.values(), key=lambda fact: fact.id), asked)
     leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
     leaves += [(diagnostic.line, diagnostic, snapshot) for diagnostic, snapshot in branches.dead]
     best: tuple[int, list[tuple[Diagnostic | None, Snapshot, object]]] = (-1, [])
@@ -117,9 +119,13 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
             hidden = _hidden(snapshot)
             facts = hidden.facts_list()
             outcome = Outcome(chosen=snapshot)
-            outcome.answers = _answers(solver, facts, hidden)
+            if not solver.sat(facts):  # the branch was judged on its own facts: this is its assignment again
+                raise Undetermined("the assignment found went away")
+            assignment = solver.model(facts)
             if want_witness:
-                outcome.witness = _witness(solver.model(facts), facts, hidden, branches.events, snapshot.state.players)
+                outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
+            if want_answers:
+                outcome.answers = _answers(solver, facts, hidden, assignment)
             return outcome
         return Outcome(diagnostic=_failure(found, rule_of))
     except Undetermined as why:
@@ -144,23 +150,24 @@ def _failure(found: list[tuple[Diagnostic | None, Snapshot, object]], rule_of: d
     return Diagnostic(contradiction.line, "inconsistent", message, rule_of.get(contradiction.fact.check, ""), reasons=reasons)
 
 
-def _answers(solver: object, facts: list[Fact], hidden: HiddenState) -> list[HiddenAnswer]:
+def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict[int, list[int]]) -> list[HiddenAnswer]:
     """For each wild draw card: did its player hold the colour in play (certain, impossible, undetermined), or, when
     challenged, is the ruling shown the only one the hidden hands allow?"""
-    from referee.consistency import Solver, Undetermined
+    from referee.consistency import Oracle, Undetermined, held_in
 
-    assert isinstance(solver, Solver)
+    assert isinstance(solver, Oracle)
     answers = []
     for question in hidden.questions:
         try:
             if question.challenge is None:
-                can_hold = solver.check(facts, solver.held_flag(question.hand, question.types, True))
-                can_lack = solver.check(facts, solver.held_flag(question.hand, question.types, False))
+                held = held_in(found, question.hand, question.types)  # one side is known from the assignment found
+                can_hold = held or solver.sat(facts, (question.hand, question.types, True))
+                can_lack = not held or solver.sat(facts, (question.hand, question.types, False))
                 answer = "certain" if not can_lack else "impossible" if not can_hold else "undetermined"
                 answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, answer))
             else:
                 others = [fact for fact in facts if not (fact.line == question.challenge and fact.check == "challenge")]
-                other = solver.check(others, solver.held_flag(question.hand, question.types, not question.guilty))
+                other = solver.sat(others, (question.hand, question.types, not question.guilty))
                 ruling = "guilty" if question.guilty else "innocent"
                 answer = "not-forced" if other else "forced"
                 answers.append(HiddenAnswer(question.line, "ruling", question.player, question.colour, answer, question.challenge, ruling))

@@ -56,6 +56,7 @@ class Replay:
         spec_roots: tuple[Path, ...] = (),
         timeout: float = DEFAULT_TIMEOUT,
         witness: bool = False,
+        answers: bool = True,
     ) -> None:
         self.display_path = display_path
         self.base_dir = base_dir
@@ -73,6 +74,7 @@ class Replay:
         self.stopped_event: ev.Event | None = None
         self.timeout = timeout  # seconds the solver may spend on the log's public rounds, in all
         self.want_witness = witness
+        self.want_answers = answers  # the hidden hands' answers on wild draw cards (JSON, adjudicate): extra solving
         self.branches: Branches | None = None  # the public round being replayed, if any
         self.halted = False  # a public round could not be settled: nothing after it is judged
         self.header: list[ev.Event] = []  # the header lines, once replay has started
@@ -223,7 +225,7 @@ class Replay:
         self.branches = None
         started = time.monotonic()
         rule_of = {check: rule.id for check, rule in engine.rules.check_rules.items()}
-        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of)
+        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of, self.want_answers)
         self.timeout -= time.monotonic() - started
         verdict = self.verdict
         if outcome.undetermined is not None:
@@ -291,14 +293,17 @@ def check_stream(
     spec_roots: tuple[Path, ...] = (),
     timeout: float = DEFAULT_TIMEOUT,
     witness: bool = False,
+    answers: bool = True,
 ) -> FileVerdict:
     """Replay one log from a binary stream (``timeout``: the solver's seconds for its public rounds; ``witness``:
-    keep an assignment of their hidden cards, ``FileVerdict.witness``)."""
-    return Replay(display_path, base_dir, spec_override, spec_roots=spec_roots, timeout=timeout, witness=witness).run(stream)
+    keep an assignment of their hidden cards, ``FileVerdict.witness``; ``answers``: say what the hidden hands
+    determine of each wild draw card, ``FileVerdict.answers``)."""
+    replay = Replay(display_path, base_dir, spec_override, spec_roots=spec_roots, timeout=timeout, witness=witness, answers=answers)
+    return replay.run(stream)
 
 
 def check_source(
-    source: LogSource, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT, witness: bool = False
+    source: LogSource, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT, witness: bool = False, answers: bool = True
 ) -> FileVerdict:
     """Replay one log (file or standard input); an unreadable one becomes the verdict's ``input_error``."""
     if source.problem is not None:
@@ -308,7 +313,7 @@ def check_source(
     except InputError as error:
         return FileVerdict(source.display, input_error=error.render())
     try:
-        return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots, timeout, witness)
+        return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots, timeout, witness, answers)
     except OSError as error:
         return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:

@@ -110,11 +110,11 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     for error in verdict.errors:
         allowed = f" (allowed: {', '.join(error.allowed)})" if error.allowed else ""
         lines.append(f"{verdict.path}:{error.line}: {error.code} [{error.rule}]: {escape(error.message)}{escape(allowed)}")
+    if verdict.consistency == "undetermined" and not verdict.errors:
+        lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
     if not quiet:
         for warning in verdict.warnings:
             lines.append(f"{verdict.path}:{warning.line}: warning: {warning.code} [{warning.rule}]: {escape(warning.message)}")
-        if verdict.consistency == "undetermined" and not verdict.errors:
-            lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
         if verdict.valid:
             finished = sum(1 for result in verdict.rounds if result.finished)
             unfinished = len(verdict.rounds) - finished
