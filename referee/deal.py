@@ -183,7 +183,7 @@ def public(engine: Table, event: ev.Public) -> None:
     whole = engine.new_id()
     known = tuple(k for k, count in enumerate(deck.counts) for _ in range(count))
     hidden = HiddenState(deck, [{} for _ in state.players], [], whole)
-    hidden.add(Refill(whole, event.line, "shuffle", (), known, "the shuffled deck"))
+    hidden.add(Refill(whole, event.line, "shuffle", (), known, "the deal, unseen, from the whole deck"))
     state.hidden = hidden
     state.observed_size = len(state.deck)
     hand_size = engine.rules.spec.hand_size

@@ -123,7 +123,8 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
         penalty.guilty = guilty
         question = hidden.questions[penalty.asked]
         what = f"{event.target} held {'a' if guilty else 'no'} {question.colour} card ({'guilty' if guilty else 'innocent'})"
-        hidden.add(Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what))
+        # the ruling is what the next draw line shows: the fact is that line's (Engine._draw_count)
+        hidden.ruling = Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what)
         questions = list(hidden.questions)
         questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
         hidden.questions = tuple(questions)

@@ -26,6 +26,7 @@ other engine modules call; code outside the engine uses ``apply``,
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from referee import deal, disputes, effects, legality, scoring
@@ -702,6 +703,9 @@ class Engine:
         if state.penalties:
             self._owes(seat)
             self.close_window()
+            if state.hidden.ruling is not None:  # this draw shows the challenge's ruling
+                state.hidden.add(dataclasses.replace(state.hidden.ruling, line=event.line))
+                state.hidden.ruling = None
             self._hidden_penalty_draw(seat, event.count, event.line)
             return
         legality.must_not_choose(state, seat)

@@ -201,6 +201,7 @@ class HiddenState:
     questions: tuple[Question, ...] = ()
     shown: dict[int, tuple[Face, ...]] = field(default_factory=dict)
     winner: int | None = None  # the round's winner, while the hands are being shown
+    ruling: Held | None = None  # a challenge's ruling, a fact of the draw line that shows it (its line set then)
 
     def copy(self) -> HiddenState:
         return HiddenState(
@@ -213,6 +214,7 @@ class HiddenState:
             self.questions,
             dict(self.shown),
             self.winner,
+            self.ruling,
         )
 
     def add(self, fact: Fact) -> None:

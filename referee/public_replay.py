@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from referee import events as ev
 from referee.engine import Engine
-from referee.hidden import Batch, Fact, HiddenState, Pick
+from referee.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.state import Snapshot
 from referee.verdicts import Diagnostic, HiddenAnswer
 
@@ -166,7 +166,12 @@ def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict
                 answer = "certain" if not can_lack else "impossible" if not can_hold else "undetermined"
                 answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, answer))
             else:
-                others = [fact for fact in facts if not (fact.line == question.challenge and fact.check == "challenge")]
+                ruled = (question.hand, question.types)  # the ruling's own fact (on the draw line that showed it) is left out
+                others = [
+                    fact
+                    for fact in facts
+                    if not (isinstance(fact, Held) and fact.check == "challenge" and (fact.hand, fact.types) == ruled)
+                ]
                 other = solver.sat(others, (question.hand, question.types, not question.guilty))
                 ruling = "guilty" if question.guilty else "innocent"
                 answer = "not-forced" if other else "forced"

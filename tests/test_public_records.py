@@ -61,7 +61,7 @@ def test_a_card_of_the_colour_right_after_an_innocent_ruling_is_inconsistent() -
     found = verdict(text)
     (error,) = found.errors
     assert (error.line, error.code) == (10, "inconsistent")
-    assert 8 in {line for line, _ in error.reasons}
+    assert 9 in {line for line, _ in error.reasons}  # the draw that shows the innocent ruling
 
 
 def test_the_next_draw_shows_the_ruling() -> None:
@@ -137,3 +137,96 @@ def test_json_gives_consistency_and_reasons(tmp_path: Path, capsys: pytest.Captu
     data = json.loads(capsys.readouterr().out)["files"][0]
     assert data["consistency"] == "inconsistent"
     assert {reason["line"] for reason in data["errors"][0]["reasons"]} >= {7, 8}
+
+
+# -- the corpus: projections of played games (consistent by construction) and mutants of them, one family each of
+# the design page's list (docs/log-format.md, "Public records"), both games, 2 to 10 players
+
+CORPUS = [(spec, players, seed) for spec in ("uno", "uno-flip") for players in (2, 4, 10) for seed in (11, 12)]
+QUICK = [("uno", 4, 11), ("uno-flip", 4, 11)]  # the README tier's share; the slow tier runs them all
+
+
+def _events(public: str, spec: str) -> list[str]:
+    return public.splitlines()
+
+
+def _visible_before(lines: list[str], index: int, start: int) -> dict[str, int]:
+    """How often each face was played in a round (from its ``public`` line at ``start``) before line ``index``."""
+    seen: dict[str, int] = {}
+    for text in lines[start:index]:
+        words = text.split()
+        if len(words) >= 3 and words[1] == "plays":
+            seen[words[2]] = seen.get(words[2], 0) + 1
+        if words and words[0] == "reshuffle":
+            seen = {}
+    return seen
+
+
+def _mutants(public: str, spec: str) -> dict[str, tuple[str, int]]:
+    """Per family, one mutant of a public record and the line it must be found inconsistent at (or none)."""
+    rules = load_rules(_spec(spec))
+    copies: dict[str, int] = {}
+    for card in rules.deck:
+        face = card.faces[rules.spec.start_side].token
+        copies[face] = copies.get(face, 0) + 1
+    lines = public.splitlines()
+    found: dict[str, tuple[str, int]] = {}
+    start = next(index for index, text in enumerate(lines) if text == "public")
+    end = next((index for index in range(start + 1, len(lines)) if lines[index].startswith(("round", "shows"))), len(lines))
+    for index in range(start + 1, end):
+        words = lines[index].split()
+        if len(words) != 3 or words[1] != "plays" or "flip" in lines[start:index].__str__():
+            continue
+        seen = _visible_before(lines, index, start)
+        face = words[2]
+        colour, _, rest = face.partition("-")
+        before = next((text.split() for text in reversed(lines[start:index]) if " plays " in text), None)
+        if before is None or len(before) != 3 or not before[2].startswith(colour + "-"):
+            continue  # the top card must be a plain card of the same colour: then any face of it matches
+        # the same colour, a face whose every copy (on the starting side) is already on the discard pile
+        gone = [
+            other for other, count in seen.items() if other.startswith(colour + "-") and count >= copies.get(other, 99) and other != face
+        ]
+        if not gone:
+            continue
+        mutant = lines[:index] + [f"{words[0]} plays {gone[0]}"] + lines[index + 1 :]
+        family = "drawn-card-unavailable" if lines[index - 1] == f"{words[0]} draws 1" else "played-too-often"
+        found.setdefault(family, ("\n".join(mutant) + "\n", index + 1))
+    shows = next((index for index, text in enumerate(lines) if text.startswith("shows ") and len(text.split()) > 2), None)
+    if shows is not None:
+        found["shown-count"] = (
+            "\n".join(lines[:shows] + [lines[shows] + " " + lines[shows].split()[-1]] + lines[shows + 1 :]) + "\n",
+            shows + 1,
+        )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("spec", "players", "seed"), [pytest.param(*case, marks=[] if case in QUICK else [pytest.mark.slow]) for case in CORPUS]
+)
+def test_corpus_projections_are_consistent_and_mutants_inconsistent_where_the_family_says(spec: str, players: int, seed: int) -> None:
+    _, public = _game(spec, players, seed)
+    assert verdict(public).valid, verdict(public).errors[:1]
+    for family, (mutant, line) in _mutants(public, spec).items():
+        judged = verdict(mutant)
+        assert judged.errors, family
+        error = judged.errors[0]
+        assert (error.code, error.line) == ("inconsistent", line), (family, error)
+
+
+@pytest.mark.slow
+def test_the_corpus_holds_every_family_it_can_mutate() -> None:
+    families = set()
+    for spec, players, seed in CORPUS:
+        _, public = _game(spec, players, seed)
+        families |= set(_mutants(public, spec))
+    assert families == {"played-too-often", "drawn-card-unavailable", "shown-count"}
+
+
+def test_a_guilty_ruling_on_a_last_card_is_inconsistent_at_the_draw_that_shows_it() -> None:
+    plays = ["red-1", "red-2", "red-3", "red-4", "red-6", "red-7", "red-8", "red-9", "red-2", "red-3", "red-4"]
+    body = "\n".join(f"{'Bob' if index % 2 == 0 else 'Ann'} plays {face}" for index, face in enumerate(plays))
+    text = HEAD + body + "\nBob calls uno\nAnn plays red-6\nBob plays wild-draw-four red\nAnn challenges Bob\nBob draws 4\n"
+    (error,) = verdict(text).errors
+    assert (error.code, error.line, error.rule) == ("inconsistent", 22, "challenge.who")
+    assert 20 in {line for line, _ in error.reasons}
