@@ -36,7 +36,10 @@ class Contradiction:
 
 
 class Solver:
-    """One round's facts, asserted once each (facts shared by branches of the replay are the same objects)."""
+    """One round's facts, asserted once each (facts shared by branches of the replay are the same objects).
+
+    The constraints are written as SMT-LIB text and parsed by Z3 in C: building them with Z3's Python objects
+    cost more than solving them."""
 
     def __init__(self, deck: HiddenDeck, timeout_ms: int, relevant: dict[int, frozenset[int]] | None = None) -> None:
         # relevant: per batch, the only types it has a variable for (the rest of it, its *remainder*, is of other
@@ -46,54 +49,66 @@ class Solver:
         self.solver = z3.Solver()
         self.solver.set("timeout", max(1, timeout_ms))
         self.types = range(len(deck.types))
-        self.vectors: dict[int, dict[int, z3.ArithRef]] = {}  # unknown id -> type -> variable (absent: 0)
-        self.piles: dict[int, list[z3.ArithRef]] = {}
+        self.vectors: dict[int, dict[int, str]] = {}  # unknown id -> type -> variable name (absent: 0)
+        self.epochs: dict[int, int] = {}  # pile id (a refill, a batch, a put) -> the refill that began its draw pile
+        self.supply: dict[int, list[str]] = {}  # refill id -> per type, the variable of its draw pile's content
+        self._piles: dict[tuple[int, ...], z3.BoolRef] = {}  # the draw-pile bound of a set of facts, by its batches
         self.flags: dict[int, z3.BoolRef] = {}
         self.facts: dict[int, Fact] = {}
         self.batches: dict[int, Batch] = {}
+        self._text: list[str] = []  # declarations and assertions not yet given to Z3
+        self._questions = 0
 
     def set_timeout(self, timeout_ms: int) -> None:
         self.solver.set("timeout", max(1, timeout_ms))
 
     # -- encoding
 
-    def _sum(self, terms: Terms, k: int) -> z3.ArithRef:
+    def _declare(self, name: str, sort: str = "Int") -> str:
+        self._text.append(f"(declare-const {name} {sort})")
+        return name
+
+    def _flush(self) -> None:
+        if self._text:
+            self.solver.from_string("\n".join(self._text))
+            self._text = []
+
+    def _sum(self, terms: Terms, k: int) -> str:
         parts = []
         for term, coef in terms:
             variable = self.vectors.get(term, {}).get(k)
             if variable is not None:
-                parts.append(variable if coef == 1 else coef * variable)
-        if not parts:
-            return z3.IntVal(0)
-        return parts[0] if len(parts) == 1 else z3.Sum(parts)
+                parts.append(variable if coef == 1 else f"(* {coef} {variable})")
+        return _plus(parts)
 
     def add(self, fact: Fact) -> z3.BoolRef:
         """Assert ``fact`` under its flag (once); the flag."""
         known = self.flags.get(fact.id)
         if known is not None:
             return known
-        flag = z3.Bool(f"f{fact.id}")
+        name = self._declare(f"f{fact.id}", "Bool")
+        flag = z3.Bool(name)
         self.flags[fact.id] = flag
         self.facts[fact.id] = fact
         if isinstance(fact, Batch):
             self.batches[fact.id] = fact
         claims = list(self._claims(fact))
         if claims:
-            self.solver.add(z3.Implies(flag, z3.And(claims)))
+            self._text.append(f"(assert (=> {name} (and {' '.join(claims)})))")
         return flag
 
-    def _claims(self, fact: Fact) -> Iterable[z3.BoolRef]:
+    def _claims(self, fact: Fact) -> Iterable[str]:
         if isinstance(fact, Refill):
             counts = [0] * len(self.deck.types)
             for k in fact.known:
                 counts[k] += 1
-            pile = [z3.Int(f"p{fact.id}_{k}") for k in self.types]
-            self.piles[fact.id] = pile
+            pile = [self._declare(f"p{fact.id}_{k}") for k in self.types]
+            self.supply[fact.id] = pile
+            self.epochs[fact.id] = fact.id
             for k in self.types:
-                yield pile[k] == self._sum(fact.terms, k) + counts[k]
+                yield f"(= {pile[k]} {_plus([self._sum(fact.terms, k), str(counts[k])])})"
         elif isinstance(fact, Put):
-            before = self.piles[fact.pile]
-            self.piles[fact.id] = [before[k] + 1 if k == fact.type else before[k] for k in self.types]
+            self.epochs[fact.id] = self.epochs[fact.pile]
         elif isinstance(fact, Batch):
             allowed: Sequence[int] = self.types if fact.types is None else fact.types
             whole = True  # a variable for every type the batch may hold: it has no remainder
@@ -102,55 +117,78 @@ class Solver:
                 every = len(allowed)
                 allowed = [k for k in allowed if k in mentioned]
                 whole = len(allowed) == every
-            vector = {k: z3.Int(f"n{fact.id}_{k}") for k in allowed}
+            vector = {k: self._declare(f"n{fact.id}_{k}") for k in allowed}
             self.vectors[fact.id] = vector
-            before = self.piles[fact.pile]
-            after = list(before)
-            for k, variable in vector.items():
-                after[k] = z3.Int(f"p{fact.id}_{k}")
-                yield variable >= 0
-                yield after[k] == before[k] - variable
-                yield after[k] >= 0
-            self.piles[fact.id] = after
-            total = z3.Sum(list(vector.values())) if vector else z3.IntVal(0)
-            yield total == fact.size if whole else total <= fact.size
+            self.epochs[fact.id] = self.epochs[fact.pile]
+            for variable in vector.values():
+                yield f"(>= {variable} 0)"
+            total = _plus(list(vector.values()))
+            yield f"(= {total} {fact.size})" if whole else f"(<= {total} {fact.size})"
         elif isinstance(fact, Pick):
-            vector = {k: z3.Int(f"z{fact.id}_{k}") for k in fact.types}
+            vector = {k: self._declare(f"z{fact.id}_{k}") for k in fact.types}
             self.vectors[fact.id] = vector
             for k, variable in vector.items():
-                yield variable >= 0
-                yield variable <= self._sum(fact.hand, k)
-            yield (z3.Sum(list(vector.values())) if vector else z3.IntVal(0)) == 1
+                yield f"(>= {variable} 0)"
+                yield f"(<= {variable} {self._sum(fact.hand, k)})"
+            yield f"(= {_plus(list(vector.values()))} 1)"
         elif isinstance(fact, Same):
             pick, batch = self.vectors[fact.pick], self.vectors[fact.batch]
-            for k in set(pick) | set(batch):
-                yield pick.get(k, z3.IntVal(0)) == batch.get(k, z3.IntVal(0))
+            for k in sorted(set(pick) | set(batch)):
+                yield f"(= {pick.get(k, '0')} {batch.get(k, '0')})"
         elif isinstance(fact, Fixed):
-            pick = self.vectors[fact.pick]
-            yield pick.get(fact.type, z3.IntVal(0)) == 1
+            yield f"(= {self.vectors[fact.pick].get(fact.type, '0')} 1)"
         elif isinstance(fact, Held):
             total = self._total(fact.hand, fact.types)
-            yield total >= 1 if fact.held else total == 0
+            yield f"(>= {total} 1)" if fact.held else f"(= {total} 0)"
         elif isinstance(fact, Shown):
             for types, count in fact.groups:
                 if count or self.relevant is None:
-                    yield self._total(fact.hand, types) == count
+                    yield f"(= {self._total(fact.hand, types)} {count})"
             if self.relevant is not None:  # every card of the hand is shown: no batch in it keeps a remainder
                 for term, coef in fact.hand:
                     held = self.batches.get(term)
                     if coef > 0 and held is not None:
-                        variables = list(self.vectors[term].values())
-                        yield (z3.Sum(variables) if variables else z3.IntVal(0)) == held.size
+                        yield f"(= {_plus(list(self.vectors[term].values()))} {held.size})"
 
-    def _total(self, hand: Terms, types: Sequence[int]) -> z3.ArithRef:
-        parts = [self._sum(hand, k) for k in types]
-        return z3.Sum(parts) if parts else z3.IntVal(0)
+    def _pile_bound(self, facts: Sequence[Fact]) -> z3.BoolRef:
+        """A flag that bounds the cards ``facts``' batches take from each draw pile by what it holds (the deck, or a
+        reshuffle's cards, plus cards put back). Within one draw pile the cards only go, so the bound at its last
+        batch is the bound at every batch: one inequality per pile and type, not one per draw."""
+        batches = tuple(sorted(fact.id for fact in facts if isinstance(fact, Batch | Put)))
+        known = self._piles.get(batches)
+        if known is not None:
+            return known
+        taken: dict[tuple[int, int], list[str]] = {}
+        back: dict[tuple[int, int], int] = {}
+        for fact in facts:
+            if isinstance(fact, Batch):
+                epoch = self.epochs[fact.id]
+                for k, variable in self.vectors[fact.id].items():
+                    taken.setdefault((epoch, k), []).append(variable)
+            elif isinstance(fact, Put):
+                key = (self.epochs[fact.id], fact.type)
+                back[key] = back.get(key, 0) + 1
+        name = self._declare(f"b{len(self._piles)}", "Bool")
+        bounds = [
+            f"(<= {_plus(variables)} {_plus([self.supply[epoch][k], str(back.get((epoch, k), 0))])})"
+            for (epoch, k), variables in taken.items()
+        ]
+        if bounds:
+            self._text.append(f"(assert (=> {name} (and {' '.join(bounds)})))")
+        flag = z3.Bool(name)
+        self._piles[batches] = flag
+        return flag
+
+    def _total(self, hand: Terms, types: Sequence[int]) -> str:
+        return _plus([self._sum(hand, k) for k in types])
 
     # -- questions
 
     def check(self, facts: Sequence[Fact], *extra: z3.BoolRef) -> bool:
         """Whether some assignment satisfies ``facts`` (and ``extra``); ``Undetermined`` when the solver gives up."""
         flags = [self.add(fact) for fact in facts]
+        flags.append(self._pile_bound(facts))
+        self._flush()
         result = self.solver.check(*flags, *extra)
         if result == z3.unknown:
             raise Undetermined(self.solver.reason_unknown())
@@ -158,10 +196,12 @@ class Solver:
 
     def held_flag(self, hand: Terms, types: Sequence[int], held: bool) -> z3.BoolRef:
         """A fresh Boolean that, assumed, says the hand held a card of ``types`` (or none)."""
-        flag = z3.FreshBool("q")
+        self._questions += 1
+        name = self._declare(f"q{self._questions}", "Bool")
         total = self._total(hand, types)
-        self.solver.add(z3.Implies(flag, total >= 1 if held else total == 0))
-        return flag
+        self._text.append(f"(assert (=> {name} {f'(>= {total} 1)' if held else f'(= {total} 0)'}))")
+        self._flush()
+        return z3.Bool(name)
 
     def model(self, facts: Sequence[Fact], lacking: Sequence[tuple[Terms, Sequence[int]]] = ()) -> dict[int, list[int]] | None:
         """A satisfying assignment of the facts just checked (sat): each batch and pick as the types of its cards (a
@@ -187,9 +227,11 @@ class Solver:
         """The fact of ``line`` that fails and a smallest set of earlier lines' facts that contradict it: the lines
         of an unsat core, then each line dropped in turn while the rest stays unsat (deletion)."""
         flags = {fact.id: self.add(fact) for fact in prefix}
-        self.solver.check(*flags.values())
-        core = {str(flag) for flag in self.solver.unsat_core()}
-        in_core = [fact for fact in prefix if str(flags[fact.id]) in core]
+        bound = self._pile_bound(prefix)
+        self._flush()
+        self.solver.check(*flags.values(), bound)
+        core = {flag.decl().name() for flag in self.solver.unsat_core()}
+        in_core = [fact for fact in prefix if f"f{fact.id}" in core]
         keep = sorted({fact.line for fact in in_core if fact.line != line})
         base = [fact for fact in prefix if fact.line == line]
         for candidate in list(keep):
@@ -197,9 +239,17 @@ class Solver:
             if not self.check(_defined(trial, prefix)):
                 keep.remove(candidate)
                 in_core = [fact for fact in in_core if fact.line != candidate]
-        failing = next((fact for fact in base if str(flags[fact.id]) in core), base[-1])
+        failing = next((fact for fact in base if f"f{fact.id}" in core), base[-1])
         reasons = tuple(next(fact for fact in prefix if fact.line == kept) for kept in keep)
         return failing, reasons
+
+
+def _plus(parts: list[str]) -> str:
+    """The SMT-LIB sum of ``parts`` (0 for none)."""
+    parts = [part for part in parts if part != "0"]
+    if not parts:
+        return "0"
+    return parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
 
 
 def held_in(found: dict[int, list[int]], hand: Terms, types: Sequence[int]) -> bool:

@@ -119,9 +119,7 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
             hidden = _hidden(snapshot)
             facts = hidden.facts_list()
             outcome = Outcome(chosen=snapshot)
-            if not solver.sat(facts):  # the branch was judged on its own facts: this is its assignment again
-                raise Undetermined("the assignment found went away")
-            assignment = solver.model(facts)
+            assignment = solver.model(facts)  # the assignment that made this branch consistent (its check was the last)
             if want_witness:
                 outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
             if want_answers:
