@@ -20,14 +20,13 @@ def _id(log: Path) -> str:
 
 
 def test_there_are_scenarios_for_every_code_and_ruling() -> None:
-    from referee.verdicts import ERROR_CODES, PUBLIC_ERROR_CODES, WARNING_CODES
+    from referee.verdicts import ERROR_CODES, WARNING_CODES
 
     expected_codes: set[str] = set()
     for log in LOGS:
         errors, warnings = inline_expectations(log)
         expected_codes.update(code for _, code in errors + warnings)
-    # the public-record codes are held to tests/test_public_records.py until public scenarios exist (issue 21)
-    assert (set(ERROR_CODES) | set(WARNING_CODES)) - set(PUBLIC_ERROR_CODES) <= expected_codes
+    assert set(ERROR_CODES) | set(WARNING_CODES) <= expected_codes
     rulings = {int(log.name[1:3]) for log in (SCENARIOS / "rulings").glob("r*.log")}
     assert set(range(1, 26)) <= rulings
 
@@ -77,6 +76,23 @@ def test_house_rules_change_the_verdict(pair: str) -> None:
     _, official = run_check(SCENARIOS / "house" / f"{pair}-official.log")
     _, house = run_check(SCENARIOS / "house" / f"{pair}-house.log")
     assert official["files"][0]["errors"] != house["files"][0]["errors"]
+
+
+def test_every_family_of_public_inconsistency_has_a_scenario() -> None:
+    """The design page's list of what makes a public record inconsistent, one scenario (at least) each."""
+    names = {log.stem for log in (SCENARIOS / "public").glob("*.log")}
+    families = {
+        "overplayed-face",
+        "innocent-then-colour",
+        "guilty-on-last-card",
+        "shown-count",
+        "shown-face-gone",
+        "drawn-card-unavailable",
+    }
+    assert families <= names
+    for name in families:
+        errors, _ = inline_expectations(SCENARIOS / "public" / f"{name}.log")
+        assert [code for _, code in errors] == ["inconsistent"]
 
 
 def test_complete_games_in_both_modes() -> None:
