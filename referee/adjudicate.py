@@ -18,6 +18,7 @@ from referee.engine import PLAYING, Dispute, Engine, Penalty
 from referee.errors import InputError, ReportedError
 from referee.inputs import LogSource
 from referee.replay import Replay
+from referee.report import answer_json
 from referee.state import Ruling
 from referee.verdicts import Diagnostic
 
@@ -233,7 +234,7 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
     """
     if isinstance(source, Path):
         source = LogSource(str(source), source)
-    result: dict[str, Any] = {"path": source.display, "input_error": None, "log_error": None, "disputes": [], "pending": []}
+    result: dict[str, Any] = {"path": source.display, "input_error": None, "log_error": None, "disputes": [], "pending": [], "hidden": []}
     if source.problem is not None:
         result["input_error"] = f"{source.display}: error: {source.problem}"
         return result
@@ -260,6 +261,7 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
     if engine is None or any(error.code == "syntax" for error in verdict.errors):
         return result
     result["disputes"] = [_dispute_json(dispute) for dispute in engine.disputes]
+    result["hidden"] = [answer_json(answer) for answer in verdict.answers]
     if not errors:
         result["pending"] = pending(engine)
     return result
@@ -280,6 +282,17 @@ def render_text(result: dict[str, Any]) -> list[str]:
             lines.append(f"  penalty: {_penalty_text(dispute['penalty'])}; {applied}")
         else:
             lines.append(f"  no penalty; {applied}")
+    for answer in result["hidden"]:
+        if "bluff" in answer:
+            said = {"certain": "held", "impossible": "did not hold", "undetermined": "may or may not have held"}[answer["bluff"]]
+            held = f"{answer['player']} {said} a {answer['colour']} card"
+            lines.append(f"{path}:{answer['line']}: wild draw card, not challenged: {held} (bluff {answer['bluff']})")
+        else:
+            forced = {"forced": "the only ruling", "not-forced": "not the only ruling", "undetermined": "maybe not the only ruling"}[
+                answer["forced"]
+            ]
+            card = f"{answer['player']}'s wild draw card (line {answer['line']})"
+            lines.append(f"{path}:{answer['challenge']}: the {answer['ruling']} ruling on {card} is {forced} the hidden hands allow")
     error = result["log_error"]
     if error:
         lines.append(f"{path}:{error['line']}: the log is invalid here ({error['code']}: {error['message']}); replay stopped")
@@ -301,7 +314,7 @@ def render_text(result: dict[str, Any]) -> list[str]:
             shown = f" ({' '.join(cards)})" if cards else ""
             ruling = f"{outcome['ruling']}: " if outcome["ruling"] else ""
             lines.append(f"  if {outcome['if']}: {ruling}{_penalty_text(outcome['penalty'])}{shown}")
-    if not result["disputes"] and not result["pending"] and not error:
+    if not result["disputes"] and not result["pending"] and not result["hidden"] and not error:
         lines.append(f"{path}: no challenges or catches, nothing pending")
     return lines
 

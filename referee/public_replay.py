@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from referee import events as ev
 from referee.engine import Engine
 from referee.hidden import Batch, Fact, Held, HiddenState, Pick
-from referee.state import Snapshot
+from referee.state import Dispute, Snapshot
 from referee.verdicts import Diagnostic, HiddenAnswer
 
 MAX_BRANCHES = 256
@@ -36,11 +36,15 @@ class Outcome:
 
 
 class Branches:
-    """The replays of one public round that no line has ruled out, and those that one has (with the line)."""
+    """The replays of one public round that no line has ruled out, and those that one has (with the line).
+
+    A branch is a snapshot of the engine with its own warnings and dispute rulings (an engine snapshot keeps only
+    how many there were: enough to undo one move, not to hold two replays apart)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.live: list[Snapshot] = [engine.snapshot()]
+        self.notes: dict[int, tuple[tuple[Diagnostic, ...], tuple[Dispute, ...]]] = {}
+        self.live: list[Snapshot] = [self._take()]
         self.dead: list[tuple[Diagnostic, Snapshot]] = []
         self.events: list[ev.Event] = []
         self.too_many = False
@@ -54,7 +58,7 @@ class Branches:
             pending: list[list[int]] = [[]]
             while pending:
                 script = pending.pop()
-                engine.restore(snapshot)
+                self.restore(snapshot)
                 engine.script = script
                 engine.arities = []
                 diagnostic = engine.apply(event)
@@ -63,7 +67,7 @@ class Branches:
                     for choice in range(1, arities[index]):
                         pending.append(script + [0] * (index - len(script)) + [choice])
                 if diagnostic is None:
-                    survivors.append(engine.snapshot())
+                    survivors.append(self._take())
                 else:
                     self.dead.append((diagnostic, snapshot))
         engine.script = []
@@ -73,9 +77,22 @@ class Branches:
             survivors = survivors[:MAX_BRANCHES]
         self.live = survivors
         if survivors:
-            engine.restore(survivors[0])
+            self.restore(survivors[0])
             return True
         return False
+
+    def _take(self) -> Snapshot:
+        snapshot = self.engine.snapshot()
+        self.notes[id(snapshot)] = (tuple(self.engine.warnings), tuple(self.engine.disputes))
+        return snapshot
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put the engine back at a branch, its warnings and rulings included."""
+        engine = self.engine
+        engine.restore(snapshot)
+        warnings, disputes = self.notes[id(snapshot)]
+        engine.warnings[:] = warnings
+        engine.disputes[:] = disputes
 
 
 def _hidden(snapshot: Snapshot) -> HiddenState:

@@ -238,7 +238,7 @@ class Replay:
                 verdict.consistency = "inconsistent"
             return outcome.diagnostic
         assert outcome.chosen is not None
-        engine.restore(outcome.chosen)
+        branches.restore(outcome.chosen)
         verdict.consistency = verdict.consistency or "consistent"
         verdict.answers.extend(outcome.answers)
         verdict.witness.update(outcome.witness)

@@ -42,13 +42,13 @@ def file_json(verdict: FileVerdict) -> dict[str, Any]:
         data["input_error"] = verdict.input_error
     if verdict.consistency is not None:
         data["consistency"] = verdict.consistency
-        data["hidden"] = [_answer(answer) for answer in verdict.answers]
+        data["hidden"] = [answer_json(answer) for answer in verdict.answers]
         if verdict.undetermined is not None:
             data["undetermined"] = verdict.undetermined
     return data
 
 
-def _answer(answer: HiddenAnswer) -> dict[str, Any]:
+def answer_json(answer: HiddenAnswer) -> dict[str, Any]:
     """A wild draw card of a public round: what the hidden hands say of it."""
     data: dict[str, Any] = {"line": answer.line, "player": answer.player, "colour": answer.colour}
     if answer.kind == "bluff":

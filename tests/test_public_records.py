@@ -230,3 +230,37 @@ def test_a_guilty_ruling_on_a_last_card_is_inconsistent_at_the_draw_that_shows_i
     (error,) = verdict(text).errors
     assert (error.code, error.line, error.rule) == ("inconsistent", 22, "challenge.who")
     assert 20 in {line for line, _ in error.reasons}
+
+
+def test_adjudicate_says_the_ruling_a_public_record_shows_and_whether_the_hidden_hands_force_it(tmp_path: Path) -> None:
+    from referee.adjudicate import adjudicate, render_text
+
+    log = tmp_path / "disputes.log"
+    log.write_text(
+        HEAD
+        + "Bob plays wild-draw-four blue\nAnn challenges Bob\nBob draws 4\nAnn plays blue-3\nBob plays wild-draw-four red\nAnn draws 4\n"
+    )
+    result = adjudicate(log)
+    (dispute,) = result["disputes"]
+    assert (dispute["ruling"], dispute["penalty"]["player"]) == ("guilty", "Bob")
+    assert result["hidden"] == [
+        {"line": 7, "player": "Bob", "colour": "red", "challenge": 8, "ruling": "guilty", "forced": "not-forced"},
+        {"line": 11, "player": "Bob", "colour": "blue", "bluff": "undetermined"},
+    ]
+    assert any("bluff undetermined" in line for line in render_text(result))
+
+
+def test_an_innocent_ruling_on_a_last_card_is_forced() -> None:
+    plays = ["red-1", "red-2", "red-3", "red-4", "red-6", "red-7", "red-8", "red-9", "red-2", "red-3", "red-4"]
+    body = "\n".join(f"{'Bob' if index % 2 == 0 else 'Ann'} plays {face}" for index, face in enumerate(plays))
+    text = HEAD + body + "\nBob calls uno\nAnn plays red-6\nAnn calls uno\nBob plays wild-draw-four red\nAnn challenges Bob\nAnn draws 6\n"
+    found = verdict(text)
+    assert found.valid, found.errors
+    assert [(a.kind, a.ruling, a.answer) for a in found.answers] == [("ruling", "innocent", "forced")]
+
+
+def test_a_bluff_the_record_proves_is_certain() -> None:
+    # Bob plays a Wild Draw Four on red, is not challenged, then plays a red card before drawing anything
+    found = verdict(HEAD + "Bob plays wild-draw-four red\nAnn draws 4\nBob plays red-3\n")
+    assert found.valid, found.errors
+    assert [(a.kind, a.answer) for a in found.answers] == [("bluff", "certain")]
