@@ -13,6 +13,7 @@ Only ``check`` on a log with a public round imports this module (and z3).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -223,9 +224,10 @@ class Solver:
             return None
         return found
 
-    def reasons(self, prefix: list[Fact], line: int) -> tuple[Fact, tuple[Fact, ...]]:
+    def reasons(self, prefix: list[Fact], line: int, deadline: float = float("inf")) -> tuple[Fact, tuple[Fact, ...]]:
         """The fact of ``line`` that fails and a smallest set of earlier lines' facts that contradict it: the lines
-        of an unsat core, then each line dropped in turn while the rest stays unsat (deletion)."""
+        of an unsat core, then each line dropped in turn while the rest stays unsat (deletion), for as long as
+        ``deadline`` (a ``time.monotonic()``) allows: past it, the core found so far (still a contradiction)."""
         flags = {fact.id: self.add(fact) for fact in prefix}
         bound = self._pile_bound(prefix)
         self._flush()
@@ -235,8 +237,16 @@ class Solver:
         keep = sorted({fact.line for fact in in_core if fact.line != line})
         base = [fact for fact in prefix if fact.line == line]
         for candidate in list(keep):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self.set_timeout(int(left * 1000))
             trial = [fact for fact in in_core if fact.line != candidate] + base
-            if not self.check(_defined(trial, prefix)):
+            try:
+                unsat = not self.check(_defined(trial, prefix))
+            except Undetermined:
+                break
+            if unsat:
                 keep.remove(candidate)
                 in_core = [fact for fact in in_core if fact.line != candidate]
         failing = next((fact for fact in base if f"f{fact.id}" in core), base[-1])
@@ -264,33 +274,40 @@ class Oracle:
     remainders are filled (``fill``); the exact encoding when they cannot be."""
 
     def __init__(
-        self, deck: HiddenDeck, timeout_ms: int, facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()
+        self, deck: HiddenDeck, deadline: float, facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()
     ) -> None:
+        """``deadline``: the ``time.monotonic()`` after which every question is ``Undetermined``."""
         self.deck = deck
-        self.timeout_ms = timeout_ms
+        self.deadline = deadline
+        timeout_ms = self._left()
         self.sparse = Solver(deck, timeout_ms, relevance(facts, asked))
         self._exact: Solver | None = None
         self.found: dict[int, list[int]] | None = None  # the assignment behind the last "yes" of ``sat``
         self.exact_used = 0  # how many questions needed the exact encoding (for the speed figures)
 
-    def set_timeout(self, timeout_ms: int) -> None:
-        self.timeout_ms = timeout_ms
-        self.sparse.set_timeout(timeout_ms)
-        if self._exact is not None:
-            self._exact.set_timeout(timeout_ms)
+    def _left(self) -> int:
+        """Milliseconds left before the deadline (``Undetermined`` when none are)."""
+        left = int((self.deadline - time.monotonic()) * 1000)
+        if left <= 0:
+            raise Undetermined("timeout")
+        return left
+
+    def _ready(self, solver: Solver) -> Solver:
+        solver.set_timeout(self._left())
+        return solver
 
     def exact(self) -> Solver:
         if self._exact is None:
-            self._exact = Solver(self.deck, self.timeout_ms)
+            self._exact = Solver(self.deck, self._left())
         self.exact_used += 1
-        return self._exact
+        return self._ready(self._exact)
 
     def sat(self, facts: Sequence[Fact], held: tuple[Terms, tuple[int, ...], bool] | None = None) -> bool:
         """Whether one assignment satisfies ``facts`` (and, given ``held``, says that hand held a card of those types,
         or none)."""
         self.found = None
         extra = [self.sparse.held_flag(*held)] if held is not None else []
-        if not self.sparse.check(facts, *extra):
+        if not self._ready(self.sparse).check(facts, *extra):
             return False
         self.found = self.sparse.model(facts, [(held[0], held[1])] if held is not None and not held[2] else [])
         if self.found is not None:
@@ -306,7 +323,7 @@ class Oracle:
         """One satisfying assignment of ``facts`` (which have one)."""
         if self.found is not None:
             return self.found
-        if self.sparse.check(facts):
+        if self._ready(self.sparse).check(facts):
             found = self.sparse.model(facts)
             if found is not None:
                 return found
@@ -317,8 +334,8 @@ class Oracle:
         assert found is not None
         return found
 
-    def first_contradiction(self, facts: Sequence[Fact]) -> Contradiction | None:
-        """The first line L whose facts 1..L have no assignment (None when all of them have one), with the reasons."""
+    def first_unsat(self, facts: Sequence[Fact]) -> int | None:
+        """The first line L whose facts 1..L have no assignment (None when all of them have one)."""
         if self.sat(facts):
             return None
         lines = sorted({fact.line for fact in facts})
@@ -329,10 +346,14 @@ class Oracle:
                 low = middle + 1
             else:
                 high = middle
-        line = lines[low]
+        return lines[low]
+
+    def contradiction(self, facts: Sequence[Fact], line: int) -> Contradiction:
+        """Why the facts of lines 1..``line`` have no assignment: the fact of ``line`` that fails and the earlier
+        lines that contradict it (a core, minimised while the deadline allows)."""
         prefix = [fact for fact in facts if fact.line <= line]
-        solver = self.sparse if not self.sparse.check(prefix) else self.exact()
-        return Contradiction(line, *solver.reasons(prefix, line))
+        solver = self.sparse if not self._ready(self.sparse).check(prefix) else self.exact()
+        return Contradiction(line, *solver.reasons(prefix, line, self.deadline))
 
 
 def relevance(facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()) -> dict[int, frozenset[int]]:

@@ -740,6 +740,11 @@ class Engine:
         """``count`` hidden cards drawn until one of the types ``ending``: either the last of them is the first such
         card (True), or none is (False); the replay tries both."""
         others = tuple(k for k in range(len(self.state.hidden.deck.types)) if k not in set(ending))  # type: ignore[union-attr]
+        if self._last_cards(count):  # nothing is left after these: the draw ends either way, the last card is any
+            if count > 1:
+                self.hidden_draw(seat, count - 1, others, line, check, f"{what}: the cards before the last")
+            self.hidden_draw(seat, 1, None, line, check, f"{what}: the last card there was")
+            return True
         ends = self.decide(2) == 0
         if ends:
             if count > 1:
@@ -748,6 +753,10 @@ class Engine:
         else:
             self.hidden_draw(seat, count, others, line, check, f"{what}: none ends the draw")
         return ends
+
+    def _last_cards(self, count: int) -> bool:
+        """Whether drawing ``count`` cards takes the last ones there are (the draw pile, and nothing to reshuffle)."""
+        return self.state.draw_pile_size() == count and not self.can_reshuffle()
 
     def _hidden_penalty_draw(self, seat: int, count: int, line: int) -> None:
         """Draw ``count`` hidden cards of the penalties ``seat`` owes (ruling 17 and the penalty's kind)."""
@@ -776,8 +785,19 @@ class Engine:
                 others = tuple(k for k in range(len(hidden.deck.types)) if k not in set(ending))
                 # where the first card of the colour is among the line's cards (the rest are the extra cards), or nowhere
                 places = [place for place in range(taken, 0, -1) if taken - place <= penalty.extra]
-                choice = self.decide(len(places) + 1)
                 what = f"{name} draws until a {colour} card"
+                if not penalty.extra and self._last_cards(taken):  # the penalty ends either way: the last card is any
+                    if taken > 1:
+                        self.hidden_draw(seat, taken - 1, others, line, "penalty", f"{what}: the cards before the last")
+                    self.hidden_draw(seat, 1, None, line, "penalty", f"{what}: the last card there was")
+                    penalty.until_colour = None
+                    count -= taken
+                    if not penalty.owed:
+                        state.penalties.pop(0)
+                        self._penalty_ends(penalty)
+                    self.settle()
+                    continue
+                choice = self.decide(len(places) + 1)
                 if choice < len(places):
                     taken = places[choice]
                     if taken > 1:

@@ -111,54 +111,55 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
     first = branches.live[0] if branches.live else branches.dead[0][1]
     every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
     asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
-    solver = Oracle(_hidden(first).deck, int(timeout * 1000), sorted(every.values(), key=lambda fact: fact.id), asked)
-    leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
-    leaves += [(diagnostic.line, diagnostic, snapshot) for diagnostic, snapshot in branches.dead]
-    best: tuple[int, list[tuple[Diagnostic | None, Snapshot, object]]] = (-1, [])
+    solver = Oracle(_hidden(first).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
     try:
-        for limit, diagnostic, snapshot in leaves:
-            solver.set_timeout(int(max(0.001, deadline - time.monotonic()) * 1000))
-            facts = _hidden(snapshot).facts_list()
-            if limit <= best[0] and diagnostic is not None:
-                continue  # it cannot reach further than a branch already judged
-            contradiction = solver.first_contradiction(facts)
-            reach = limit if contradiction is None else min(limit, contradiction.line)
-            entry = (diagnostic if contradiction is None or limit <= contradiction.line else None, snapshot, contradiction)
-            if reach > best[0]:
-                best = (reach, [entry])
-            elif reach == best[0]:
-                best[1].append(entry)
-            if reach == NEVER:
-                break
-        reach, found = best
-        if reach == NEVER:
-            snapshot = found[0][1]
+        for snapshot in branches.live:  # the common case first: one branch has an assignment for every fact
             hidden = _hidden(snapshot)
             facts = hidden.facts_list()
-            outcome = Outcome(chosen=snapshot)
-            assignment = solver.model(facts)  # the assignment that made this branch consistent (its check was the last)
-            if want_witness:
-                outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
-            if want_answers:
-                outcome.answers = _answers(solver, facts, hidden, assignment)
-            return outcome
-        return Outcome(diagnostic=_failure(found, rule_of))
+            if solver.sat(facts):
+                outcome = Outcome(chosen=snapshot)
+                assignment = solver.model(facts)
+                if want_witness:
+                    outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
+                if want_answers:
+                    outcome.answers = _answers(solver, facts, hidden, assignment)
+                return outcome
+        # none has: the furthest line any branch reaches, a branch's reach being its first illegal line (a reason that
+        # needs no hidden card) or its first line without an assignment, whichever comes first
+        best = -1
+        found: list[tuple[Diagnostic | None, list[Fact], int | None]] = []
+        leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
+        leaves += sorted(((d.line, d, snapshot) for d, snapshot in branches.dead), key=lambda leaf: -leaf[0])
+        for limit, diagnostic, snapshot in leaves:
+            if limit < best:
+                continue  # it cannot reach further than a branch already judged
+            facts = _hidden(snapshot).facts_list()
+            unsat = solver.first_unsat(facts)
+            reach = limit if unsat is None else min(limit, unsat)
+            entry = (diagnostic if unsat is None or limit <= unsat else None, facts, unsat)
+            if reach > best:
+                best, found = reach, [entry]
+            elif reach == best:
+                found.append(entry)
+        return Outcome(diagnostic=_failure(found, rule_of, solver))
     except Undetermined as why:
         return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
 
 
-def _failure(found: list[tuple[Diagnostic | None, Snapshot, object]], rule_of: dict[str, str]) -> Diagnostic:
+def _failure(found: list[tuple[Diagnostic | None, list[Fact], int | None]], rule_of: dict[str, str], solver: object) -> Diagnostic:
     """The diagnostic at the furthest line any branch reaches: a reason needing no hidden card when every branch that
     gets there fails for that one (same code), else ``inconsistent`` with the lines that contradict it."""
-    from referee.consistency import Contradiction
+    from referee.consistency import Oracle
 
+    assert isinstance(solver, Oracle)
     plain = [diagnostic for diagnostic, _, _ in found if diagnostic is not None]
     if len(plain) == len(found) and len({diagnostic.code for diagnostic in plain}) == 1:
         return plain[0]
-    contradiction = next((c for _, _, c in found if isinstance(c, Contradiction)), None)
-    if contradiction is None:
+    failing = next(((facts, unsat) for _, facts, unsat in found if unsat is not None), None)
+    if failing is None:
         first = plain[0]
         return Diagnostic(first.line, "inconsistent", f"no way the hidden cards can go makes this line legal: {first.message}", first.rule)
+    contradiction = solver.contradiction(*failing)
     reasons = tuple((fact.line, fact.what) for fact in contradiction.reasons)
     shown = "; ".join(f"line {line}: {what}" for line, what in reasons)
     message = f"no deal and draw pile make this legal: {contradiction.fact.what}" + (f" (contradicted by {shown})" if shown else "")
