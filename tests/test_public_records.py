@@ -232,6 +232,15 @@ def test_a_guilty_ruling_on_a_last_card_is_inconsistent_at_the_draw_that_shows_i
     assert 20 in {line for line, _ in error.reasons}
 
 
+def test_a_wild_draw_color_penalty_is_inconsistent_exactly_past_what_elimination_allows() -> None:
+    """84 cards that are not pink can be in the draw pile (86 less two on the discard pile): a penalty of 85 cards
+    (84 before the pink one) is consistent, 86 is not."""
+    head = "players Ann Bob\nspec uno-flip\nround 1\ndealer Ann\npublic\nstart yellow-flip/orange-8\nBob plays wild-draw-color pink\n"
+    assert verdict(head + "Ann draws 85\n").valid
+    (error,) = verdict(head + "Ann draws 86\n").errors
+    assert (error.line, error.code, error.rule) == (8, "inconsistent", "penalty.draw")
+
+
 def test_adjudicate_says_the_ruling_a_public_record_shows_and_whether_the_hidden_hands_force_it(tmp_path: Path) -> None:
     from referee.adjudicate import adjudicate, render_text
 
