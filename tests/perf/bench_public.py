@@ -1,5 +1,5 @@
 """What judging a public record costs: seconds per game and per line, for 2, 4 and 10 players, both games
-(figures, not a timed test). The records are projections of simulated games (``simulate --mode public``), so
+(figures, not a timed test). The records are projections of whole simulated games (``simulate --mode public``), so
 each is consistent; the figure is ``check``'s text mode (no answers on wild draw cards), one core.
 
 Run: python tests/perf/bench_public.py [GAMES]
@@ -20,7 +20,7 @@ from referee.spec_paths import shipped_spec_path
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     print(f"{'spec':<10} {'players':>7} {'lines':>7} {'s/game':>8} {'ms/line':>8} {'s/500 lines':>12}  verdicts")
     for spec in ("uno", "uno-flip"):
         path = shipped_spec_path(spec)
@@ -31,7 +31,7 @@ def main() -> None:
             lines: list[int] = []
             verdicts: dict[str, int] = {}
             for seed in range(games):
-                text = simulate_game(rules, players, seed, "public", spec_line=spec, max_rounds=1)
+                text = simulate_game(rules, players, seed, "public", spec_line=spec)  # whole games, to 500 points
                 started = time.perf_counter()
                 verdict = check_stream(io.BytesIO(text.encode()), "<bench>", Path.cwd(), answers=False)
                 seconds.append(time.perf_counter() - started)
