@@ -111,8 +111,8 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
     first = branches.live[0] if branches.live else branches.dead[0][1]
     every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
     asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
-    solver = Oracle(_hidden(first).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
     try:
+        solver = Oracle(_hidden(first).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
         for snapshot in branches.live:  # the common case first: one branch has an assignment for every fact
             hidden = _hidden(snapshot)
             facts = hidden.facts_list()

@@ -130,6 +130,39 @@ def test_a_played_games_projection_is_consistent_and_its_witness_is_accepted_and
     assert strip(again) == strip(public)
 
 
+def test_a_record_the_solver_cannot_settle_in_time_is_undetermined_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, public = _game("uno", 3, 4)
+    log = tmp_path / "public.log"
+    log.write_text(public)
+    assert run(["check", "--timeout", "0.001", str(log)]) == 3
+    out = capsys.readouterr().out
+    assert "undetermined: the solver could not settle this public round" in out and "1 undetermined" in out
+    assert run(["check", "--timeout", "0.001", "--format", "json", str(log)]) == 3
+    entry = json.loads(capsys.readouterr().out)["files"][0]
+    assert (entry["valid"], entry["consistency"], entry["errors"]) == (False, "undetermined", [])
+
+
+def test_rounds_of_different_modes_mix_in_one_log() -> None:
+    from referee.log_writer import format_event
+
+    rules = load_rules(_spec("uno"))
+    events = list(simulate_events(rules, 3, 4, "full", spec_line="uno", max_rounds=4))
+    full = "".join(format_event(event) + "\n" for event in events)
+    public = "".join(format_event(event) + "\n" for event in public_record(events, rules))
+
+    def rounds(text: str) -> tuple[list[str], list[list[str]]]:
+        lines = text.splitlines()
+        starts = [index for index, line in enumerate(lines) if line.startswith("round ")]
+        return lines[: starts[0]], [lines[a:b] for a, b in zip(starts, [*starts[1:], len(lines)], strict=True)]
+
+    head, played = rounds(full)
+    _, seen = rounds(public)
+    assert len(played) == len(seen) >= 2
+    mixed = head + [line for index in range(len(played)) for line in (seen if index % 2 == 0 else played)[index]]
+    judged = verdict("\n".join(mixed) + "\n")
+    assert judged.valid and judged.consistency == "consistent", judged.errors[:1]
+
+
 def test_json_gives_consistency_and_reasons(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = tmp_path / "bad.log"
     log.write_text(HEAD + "Bob plays red-7\nAnn plays red-7\nBob plays red-7\n")
