@@ -50,6 +50,9 @@ from referee.state import (
 )
 from referee.verdicts import Diagnostic, RoundResult
 
+# What a draw line is, once its gates are passed (Engine._draw_kind).
+_PENALTY, _UNTIL_PLAYABLE, _TURN = "penalty", "until-playable", "turn"
+
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
 
 
@@ -652,32 +655,41 @@ class Engine:
         state = self.state
         seat = self.seat_of(event.player)
         cards = self.cards(event.cards)
+        kind = self._draw_kind(seat, event.player, len(cards))
+        if kind == _PENALTY:
+            self._penalty_draw(seat, cards)
+        elif kind == _UNTIL_PLAYABLE:
+            self._draw_until_playable(seat, cards)
+        elif not self._nothing_to_draw(cards):
+            if not state.full_mode and not cards:
+                raise Reject("wrong-draw", "draw-source", self._unnamed())
+            self.close_window()
+            state.drawn_card = self.take(seat, cards[0] if cards else None)
+            state.drew = True
+
+    def _draw_kind(self, seat: int, name: str, count: int) -> str:
+        """The gates every draw line passes, named cards or a count (a round in play; a penalty is its owner's; no
+        colour to choose; the turn; one card a turn): which draw it is, a penalty's, a draw until playable or a turn's
+        draw of one card."""
+        state = self.state
         if state.phase is not PLAYING:
             legality.not_in_play(state)
         if state.penalties:
             self._owes(seat)
             self.close_window()
-            self._penalty_draw(seat, cards)
-            return
+            return _PENALTY
         legality.must_not_choose(state, seat)
         if self.rules.draw_until_playable:
             if state.drawing and seat != state.turn:
                 self._draw_unfinished()
             legality.turn_gate(state, seat)
-            self._draw_until_playable(seat, cards)
-            return
+            return _UNTIL_PLAYABLE
         legality.turn_gate(state, seat)
         if state.drew:
-            raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
-        if len(cards) > 1:
-            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {len(cards)}")
-        if self._nothing_to_draw(cards):
-            return
-        if not state.full_mode and not cards:
-            raise Reject("wrong-draw", "draw-source", self._unnamed())
-        self.close_window()
-        state.drawn_card = self.take(seat, cards[0] if cards else None)
-        state.drew = True
+            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn: play the card drawn or pass")
+        if count > 1:
+            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {count}")
+        return _TURN
 
     def _owes(self, seat: int) -> None:
         """A draw while a penalty is owed is that penalty's, by the player who owes it (bad-penalty)."""
@@ -696,35 +708,25 @@ class Engine:
         """``P draws N`` in a public round: the same gates as a draw of named cards; the cards are unknowns."""
         state = self.state
         seat = self.seat_of(event.player)
-        if state.phase is not PLAYING:
-            legality.not_in_play(state)
-        if state.hidden is None:
+        hidden = state.hidden
+        if hidden is None:
+            if state.phase is not PLAYING:
+                legality.not_in_play(state)
             raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
-        if state.penalties:
-            self._owes(seat)
-            self.close_window()
-            if state.hidden.ruling is not None:  # this draw shows the challenge's ruling
-                state.hidden.add(dataclasses.replace(state.hidden.ruling, line=event.line))
-                state.hidden.ruling = None
+        kind = self._draw_kind(seat, event.player, event.count)
+        if kind == _PENALTY:
+            if hidden.ruling is not None:  # this draw shows the challenge's ruling
+                hidden.add(dataclasses.replace(hidden.ruling, line=event.line))
+                hidden.ruling = None
             self._hidden_penalty_draw(seat, event.count, event.line)
-            return
-        legality.must_not_choose(state, seat)
-        if self.rules.draw_until_playable:
-            if state.drawing and seat != state.turn:
-                self._draw_unfinished()
-            legality.turn_gate(state, seat)
+        elif kind == _UNTIL_PLAYABLE:
             self._hidden_draw_until_playable(seat, event.count, event.line)
-            return
-        legality.turn_gate(state, seat)
-        if state.drew:
-            raise Reject("wrong-draw", "turn-draw", f"{event.player} already drew this turn: play the card drawn or pass")
-        if event.count > 1:
-            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {event.count}")
-        self._pile_has(1)
-        self.close_window()
-        state.hidden.drawn = self.hidden_draw(seat, 1, None, event.line, "draw-source", f"{event.player} draws 1")
-        state.drew = True
-        state.drawn_card = None
+        else:
+            self._pile_has(1)
+            self.close_window()
+            hidden.drawn = self.hidden_draw(seat, 1, None, event.line, "draw-source", f"{event.player} draws 1")
+            state.drew = True
+            state.drawn_card = None
 
     def _pile_has(self, count: int) -> None:
         """A hidden draw of ``count`` cards needs them in the draw pile (a reshuffle first, or nothing left to draw)."""

@@ -354,7 +354,9 @@ def render_text(result: dict[str, Any]) -> list[str]:
         lines.append(f"  UNO window open: {window['player']} played to one card at line {window['line']} and {said}")
     hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items())
     lines.append(f"  hands: {hands}; draw pile {state['draw_pile']}, discard pile {state['discard_pile']}")
-    if result["hand"] is not None:
+    if result["hand"] == [] and state["hands"].get(result["player"]):
+        lines.append(f"  {result['player']}'s hand: hidden (a public round)")
+    elif result["hand"] is not None:
         lines.append(f"  {result['player']}'s hand:")
         for card in result["hand"]:
             mark = "playable" if card["playable"] else "not playable: " + card["why_not"].split("; playable:")[0]

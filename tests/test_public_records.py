@@ -344,3 +344,10 @@ def test_every_projection_is_consistent_and_its_witness_reprojects_to_it(spec: s
     reread = list(LogReader(lambda name: card_form(rules)).events(io.BytesIO(witness.encode())))
     projected = "".join(format_event(event) + "\n" for event in public_record(reread, rules))
     assert sorted(projected.splitlines()) == sorted(public.splitlines())
+
+
+def test_explain_says_a_public_rounds_hand_is_hidden(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "public.log"
+    log.write_text(HEAD + "Bob plays red-7\nAnn draws 1\n")
+    assert run(["explain", str(log), "--line", "8"]) == 0
+    assert "Ann's hand: hidden (a public round)" in capsys.readouterr().out
