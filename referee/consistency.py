@@ -153,27 +153,32 @@ class Solver:
 
     def _pile_bound(self, facts: Sequence[Fact]) -> z3.BoolRef:
         """A flag that bounds the cards ``facts``' batches take from each draw pile by what it holds (the deck, or a
-        reshuffle's cards, plus cards put back). Within one draw pile the cards only go, so the bound at its last
-        batch is the bound at every batch: one inequality per pile and type, not one per draw."""
+        reshuffle's cards). Between two cards put back (a start card returned) the cards only go, so the bound just
+        before each card put back, and at the end, is the bound at every batch: one inequality per pile, type and card
+        put back, not one per draw. A card put back counts only for the batches after it."""
         batches = tuple(sorted(fact.id for fact in facts if isinstance(fact, Batch | Put)))
         known = self._piles.get(batches)
         if known is not None:
             return known
         taken: dict[tuple[int, int], list[str]] = {}
         back: dict[tuple[int, int], int] = {}
-        for fact in facts:
+        bounds: list[str] = []
+
+        def bound(epoch: int, k: int) -> str:
+            return f"(<= {_plus(taken[(epoch, k)])} {_plus([self.supply[epoch][k], str(back.get((epoch, k), 0))])})"
+
+        for fact in sorted(facts, key=lambda fact: fact.id):
             if isinstance(fact, Batch):
                 epoch = self.epochs[fact.id]
                 for k, variable in self.vectors[fact.id].items():
                     taken.setdefault((epoch, k), []).append(variable)
             elif isinstance(fact, Put):
                 key = (self.epochs[fact.id], fact.type)
+                if key in taken:
+                    bounds.append(bound(*key))  # before the card goes back, the pile held what it held
                 back[key] = back.get(key, 0) + 1
+        bounds += [bound(*key) for key in taken]
         name = self._declare(f"b{len(self._piles)}", "Bool")
-        bounds = [
-            f"(<= {_plus(variables)} {_plus([self.supply[epoch][k], str(back.get((epoch, k), 0))])})"
-            for (epoch, k), variables in taken.items()
-        ]
         if bounds:
             self._text.append(f"(assert (=> {name} (and {' '.join(bounds)})))")
         flag = z3.Bool(name)

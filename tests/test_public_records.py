@@ -321,10 +321,22 @@ from referee.spec_paths import shipped_spec_names  # noqa: E402
 # take longer than the timeout, so there (only there) undetermined is allowed; inconsistent never is
 HEAVY = {"uno-flip-party"}
 EXAMPLES = int(os.environ.get("REFEREE_PUBLIC_EXAMPLES", "10"))
+# the README tier leaves the heavy spec out (an undetermined round costs its whole timeout); .ci/run's long run has it
+PROPERTY_SPECS = shipped_spec_names() if "REFEREE_PUBLIC_EXAMPLES" in os.environ else [s for s in shipped_spec_names() if s not in HEAVY]
+
+
+def test_a_start_card_put_back_was_in_the_draw_pile_before_it_went_back() -> None:
+    """The case the property found: a Wild Draw Two turned up and put back; its only copy may not also be in a hand
+    dealt before it was turned up (the draw pile's bound holds before each card put back, not only at the end)."""
+    _property_case("house-lowest-score", 6, 1172)
+
+
+def _property_case(spec: str, players: int, seed: int) -> None:
+    test_every_projection_is_consistent_and_its_witness_reprojects_to_it.hypothesis.inner_test(spec, players, seed)  # type: ignore[attr-defined]
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(st.sampled_from(shipped_spec_names()), st.integers(2, 10), st.integers(0, 10**6))
+@given(st.sampled_from(PROPERTY_SPECS), st.integers(2, 10), st.integers(0, 10**6))
 def test_every_projection_is_consistent_and_its_witness_reprojects_to_it(spec: str, players: int, seed: int) -> None:
     from referee.log_writer import format_event
     from referee.replay import card_form
