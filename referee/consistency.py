@@ -288,7 +288,6 @@ class Oracle:
         self.sparse = Solver(deck, timeout_ms, relevance(facts, asked))
         self._exact: Solver | None = None
         self.found: dict[int, list[int]] | None = None  # the assignment behind the last "yes" of ``sat``
-        self.exact_used = 0  # how many questions needed the exact encoding (for the speed figures)
 
     def _left(self) -> int:
         """Milliseconds left before the deadline (``Undetermined`` when none are)."""
@@ -304,7 +303,6 @@ class Oracle:
     def exact(self) -> Solver:
         if self._exact is None:
             self._exact = Solver(self.deck, self._left())
-        self.exact_used += 1
         return self._ready(self._exact)
 
     def sat(self, facts: Sequence[Fact], held: tuple[Terms, tuple[int, ...], bool] | None = None) -> bool:

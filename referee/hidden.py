@@ -20,7 +20,6 @@ its facts are a shared linked list, so that a snapshot costs little.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.cards import Card, Face, FaceClass
@@ -262,9 +261,3 @@ def seen_card(face: Face, sides: int) -> Card:
 
 def is_unseen(face: Face) -> bool:
     return face.kind == "unseen"
-
-
-def unknown_ids(fact: Fact) -> Iterator[int]:
-    """The unknowns a fact defines (for the witness: which line drew which batch, which play took which pick)."""
-    if isinstance(fact, Batch | Pick):
-        yield fact.id

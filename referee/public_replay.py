@@ -47,7 +47,7 @@ class Branches:
         self.live: list[Snapshot] = [self._take()]
         self.dead: list[tuple[Diagnostic, Snapshot]] = []
         self.events: list[ev.Event] = []
-        self.too_many = False
+        self.dropped = False  # more branches than MAX_BRANCHES: some were dropped, so no branch failing is final
 
     def apply(self, event: ev.Event) -> bool:
         """Apply ``event`` to every branch; False when none survives it (the round is then judged)."""
@@ -73,7 +73,7 @@ class Branches:
         engine.script = []
         engine.arities = []
         if len(survivors) > MAX_BRANCHES:
-            self.too_many = True
+            self.dropped = True
             survivors = survivors[:MAX_BRANCHES]
         self.live = survivors
         if survivors:
@@ -124,6 +124,8 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
                 if want_answers:
                     outcome.answers = _answers(solver, facts, hidden, assignment)
                 return outcome
+        if branches.dropped:  # a dropped branch might have had one: not a verdict to give
+            raise Undetermined(f"more than {MAX_BRANCHES} ways the hidden cards can go")
         # none has: the furthest line any branch reaches, a branch's reach being its first illegal line (a reason that
         # needs no hidden card) or its first line without an assignment, whichever comes first
         best = -1
