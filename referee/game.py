@@ -35,6 +35,7 @@ from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
 from referee.moves import Move, legal_moves
 from referee.replay import Replay, card_form
+from referee.seat import History, SeatView, seat_view
 from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
@@ -91,7 +92,7 @@ class Legality:
         return self.diagnostic.allowed if self.diagnostic else ()
 
 
-def _checked_names(players: Sequence[str]) -> tuple[str, ...]:
+def check_names(players: Sequence[str]) -> tuple[str, ...]:
     """Player names exactly as the log reader accepts them, or ``ValueError``: a name the log cannot hold would write
     a log that reads back differently (``"Ann Bob"`` is two players; a newline would add header lines)."""
     if isinstance(players, str) or not isinstance(players, Sequence):
@@ -150,6 +151,8 @@ class Game:
         self.rules = rules
         self._engine = Engine(rules, record_disputes=True)
         self._events: list[ev.Event] = []
+        self._before: list[tuple[int, int]] = []  # by event: the side in play and the draw pile's size before it (views)
+        self._history = History()  # the events' public record, kept for views
         self._undo: list[tuple[int, Snapshot, Move | None]] = []  # events before the step, the engine before it, its move
         if header:
             self._step(header, None)
@@ -180,7 +183,7 @@ class Game:
         physical cards, in any order: another pairing of the same faces; the log gets a ``deck`` line). Any other
         option is a ``ValueError``: a log names only its spec, so another rule needs a house spec file.
         """
-        players = _checked_names(players)
+        players = check_names(players)
         rules = _rules(spec)
         if mode not in MODES:
             raise UsageError(f"mode is full or observed, not '{mode}'")
@@ -307,12 +310,16 @@ class Game:
         """Apply events as one step: all of them, or (at the first rejected one) none."""
         before = len(self._events)
         snapshot = self._engine.snapshot()
+        state = self._engine.state
         for event in events:
             placed = _placed(event, len(self._events) + 1)
+            self._before.append((state.side, state.draw_pile_size()))
             diagnostic = self._engine.apply(placed)
             if diagnostic is not None:
                 self._engine.restore(snapshot)
                 del self._events[before:]
+                del self._before[before:]
+                self._history.truncate(before)
                 if move is None:
                     raise UsageError(f"the setup is not legal: {diagnostic.code} [{diagnostic.rule}]: {diagnostic.message}")
                 return diagnostic
@@ -364,6 +371,8 @@ class Game:
         before, snapshot, move = self._undo.pop()
         self._engine.restore(snapshot)
         del self._events[before:]
+        del self._before[before:]
+        self._history.truncate(before)
         return move
 
     @property
@@ -388,6 +397,8 @@ class Game:
         engine.rounds[:] = mine.rounds
         engine.disputes[:] = mine.disputes
         other._events = list(self._events)
+        other._before = list(self._before)
+        other._history = self._history.copy()
         other._undo = list(self._undo)  # snapshots are never changed: restoring copies them
         other.error = self.error
         return other
@@ -497,6 +508,26 @@ class Game:
         state = self._engine.state
         hand = state.hands[state.seat[player]]
         return [self._held(card) for card in sorted(hand, key=lambda card: card.token) for _ in range(hand[card])]
+
+    def view(self, player: str, *, history: bool = True) -> SeatView:
+        """What ``player`` may know now, and nothing else: their own hand, what lies face up, every hand's size, the
+        scores, the round's public record, and in a game of two sides the backs the table sees (``referee.seat``).
+        ``history=False`` leaves the record out (it costs the round's length; an environment's encoding needs none).
+        A ``ValueError`` for a name that is not a player; a ``UsageError`` for a public round (no hand is known)."""
+        state = self._engine.state
+        if player not in state.seat:
+            raise ValueError(f"{player!r} is not a player of this game")
+        if state.hidden is not None or not state.hands:
+            raise UsageError("a public round's hands are hidden: there is no seat's view of it")
+        engine = self._engine
+        seen = self._history.round(self.rules, self._events, self._before, state, engine.disputes, self.round_winner) if history else ()
+        return seat_view(state, self.rules, state.seat[player], self.turn, seen)
+
+    @property
+    def round_winner(self) -> str | None:
+        """Who won the round just played, once it is over (None while a round is played, and before the first)."""
+        rounds = self._engine.rounds
+        return rounds[-1].winner if rounds and self._engine.state.phase in (ROUND_OVER, GAME_OVER) else None
 
     def _held(self, card: Card) -> HeldCard:
         face = card.faces[self._engine.state.side]

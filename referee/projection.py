@@ -14,7 +14,7 @@ from referee import events as ev
 from referee.compiler import Rules
 from referee.deal import goes_back
 from referee.engine import Engine
-from referee.state import GAME_OVER, PLAYING, ROUND_OVER
+from referee.state import GAME_OVER, PLAYING, ROUND_OVER, GameState
 
 
 def public_record(events: Iterable[ev.Event], rules: Rules) -> Iterator[ev.Event]:
@@ -36,30 +36,47 @@ def public_record(events: Iterable[ev.Event], rules: Rules) -> Iterator[ev.Event
             if not dealt:
                 dealt = True
                 yield ev.Public(event.line)
-            if isinstance(event, ev.Shuffle):  # the cards turned up follow the deal; one that goes back, the next
-                for token in event.cards[rules.spec.hand_size * state.player_count :]:
-                    yield ev.Start(event.line, token)
-                    card = rules.catalogue.card(token)
-                    if card is None or not goes_back(rules, card):
-                        break
-        elif isinstance(event, ev.Draw):
-            taken = pile - state.draw_pile_size()  # a full-mode draw may name no card: the pile says how many
-            yield ev.DrawCount(event.line, event.player, taken) if taken > 0 else ev.Draw(event.line, event.player, ())
-        elif isinstance(event, ev.Play):
-            token = event.card
-            if "/" in token:  # a physical card: the face it showed on the side in play when played
-                card = rules.catalogue.card(token)
-                assert card is not None
-                token = card.faces[side].token
-            yield ev.Play(event.line, event.player, token, event.colour)
-        elif isinstance(event, ev.Reshuffle):
-            yield ev.Reshuffle(event.line, ())
+            if isinstance(event, ev.Shuffle):
+                yield from start_cards(rules, event, state.player_count)
         else:
-            yield event
+            yield public_event(rules, event, side, pile - state.draw_pile_size())
         if before is PLAYING and state.phase in (ROUND_OVER, GAME_OVER):
-            result = engine.rounds[-1]
-            for seat, name in enumerate(state.players):
-                if name == result.winner:
-                    continue
-                faces = sorted(card.faces[state.side].token for card, count in state.hands[seat].items() for _ in range(count))
-                yield ev.Shows(event.line, name, tuple(faces))
+            yield from shows(state, engine.rounds[-1].winner or "", event.line)
+
+
+def start_cards(rules: Rules, shuffle: ev.Shuffle, players: int) -> list[ev.Event]:
+    """The cards a full-mode deal turns up, as ``start`` lines: the one after the hands, and after a card that goes
+    back, the next."""
+    started: list[ev.Event] = []
+    for token in shuffle.cards[rules.spec.hand_size * players :]:
+        started.append(ev.Start(shuffle.line, token))
+        card = rules.catalogue.card(token)
+        if card is None or not goes_back(rules, card):
+            break
+    return started
+
+
+def public_event(rules: Rules, event: ev.Event, side: int, taken: int) -> ev.Event:
+    """One event of a round as the table saw it: a draw as the count it took from the pile (``taken``), a play as
+    the face it showed on ``side`` (the side in play when played), a reshuffle with no cards named; the rest as is."""
+    if isinstance(event, ev.Draw):  # a full-mode draw may name no card: the pile says how many
+        return ev.DrawCount(event.line, event.player, taken) if taken > 0 else ev.Draw(event.line, event.player, ())
+    if isinstance(event, ev.Play):
+        token = event.card
+        if "/" in token:  # a physical card: the face it showed on the side in play when played
+            card = rules.catalogue.card(token)
+            assert card is not None
+            token = card.faces[side].token
+        return ev.Play(event.line, event.player, token, event.colour)
+    if isinstance(event, ev.Reshuffle):
+        return ev.Reshuffle(event.line, ())
+    return event
+
+
+def shows(state: GameState, winner: str, line: int) -> list[ev.Event]:
+    """Once a round is over: each player but its winner shows the faces of their hand (on the side in play)."""
+    return [
+        ev.Shows(line, name, tuple(sorted(card.faces[state.side].token for card, count in state.hands[seat].items() for _ in range(count))))
+        for seat, name in enumerate(state.players)
+        if name != winner
+    ]
