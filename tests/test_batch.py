@@ -36,7 +36,11 @@ def mixed(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     return [str(SCENARIOS), str(folder), str(folder / "missing.log"), "-"]
 
 
-@pytest.mark.parametrize("output_format", FORMATS)
+# One format in the quick tier; every format in the slow tier (each run checks every scenario twice: ~10 s).
+ONE_FORMAT_QUICK = [pytest.param(name, marks=() if name == "text" else pytest.mark.slow) for name in FORMATS]
+
+
+@pytest.mark.parametrize("output_format", ONE_FORMAT_QUICK)
 def test_every_core_gives_the_output_of_one_core_byte_for_byte(mixed: list[str], output_format: str) -> None:
     stdin = (SCENARIOS / "codes" / "illegal-play.log").read_bytes()
     one = referee("check", "-j", "1", "--format", output_format, *mixed, stdin=stdin)
@@ -46,7 +50,7 @@ def test_every_core_gives_the_output_of_one_core_byte_for_byte(mixed: list[str],
     assert len(one.stdout) > 1000
 
 
-@pytest.mark.parametrize("output_format", ("text", "json", "github"))
+@pytest.mark.parametrize("output_format", [param for param in ONE_FORMAT_QUICK if param.values[0] in ("text", "json", "github")])
 def test_adjudicate_on_every_core_gives_the_output_of_one_core(output_format: str) -> None:
     one = referee("adjudicate", "-j", "1", "--format", output_format, str(SCENARIOS))
     two = referee("adjudicate", "--jobs", "2", "--format", output_format, str(SCENARIOS))
