@@ -383,6 +383,111 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
 
 @main.command()
 @_spec_option(True)
+@click.option("--games", type=click.IntRange(1, 100_000), default=10, show_default=True, help="How many games the bots play.")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="Folder for the games (game-NNN.log, full mode) and results.json.",
+)
+@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Game K (from 0) is shuffled with seed SEED+K.")
+@click.option(
+    "--move-timeout",
+    type=click.FloatRange(0.001, 3600),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a bot may take to answer one decision; a bot that takes longer leaves the match.",
+)
+@click.option(
+    "--target",
+    type=click.IntRange(1, 999_999),
+    metavar="POINTS",
+    help="Play each game to this score instead of the spec's target (the logs get a 'target' line).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print results.json to standard output instead of the table.")
+@click.argument("bots", nargs=-1, required=True, metavar="BOT...")
+def play(
+    spec_path: Path, games: int, out_dir: Path, seed: int, move_timeout: float, target: int | None, as_json: bool, bots: tuple[str, ...]
+) -> None:
+    """Host a match: BOT programs play GAMES games, each seeing only its own seat.
+
+    Each BOT is a command line (quote it: "python3 my_bot.py"), started once
+    for the match and run without a shell. For each decision the host writes
+    one JSON line to the bot's standard input (protocol 1, docs/protocol.md):
+    what its seat sees ("view") and its legal moves ("legal"); the bot writes
+    back one of them, a line such as "Ann plays red-5", or "wait" when it may
+    let an out-of-turn chance (an UNO call, a catch) go by. Seats and the
+    dealer rotate from game to game. Bots are named after their program's
+    file (greedy_bot.py -> greedy_bot).
+
+    An illegal answer is recorded and the host draws or passes for the bot (as
+    the rules allow); a bot that times out, closes its output or exits is
+    recorded and leaves the match, its seat drawing or passing from then on.
+    Nothing a bot does stops the match.
+
+    Every game is written to OUT/game-NNN.log (full mode: 'referee check
+    OUT' accepts them) and the results to OUT/results.json: per bot, games,
+    wins (with a 95% interval on the win rate), points, illegal moves,
+    timeouts and crashes.
+
+    \b
+    Exit status: 0 the match was played (whatever the bots did), 2 bad options or a bot that cannot be started.
+
+    \b
+    Examples:
+      referee play --spec uno --games 100 --out match/ \\
+          "python3 examples/bots/random_bot.py" "python3 examples/bots/greedy_bot.py"
+      referee check match/
+    """
+    import json
+    import shlex
+
+    from referee.compiler import load_rules
+    from referee.host import Match
+    from referee.inputs import display_name, prepare_output_folder
+    from referee.log_writer import write_output_file
+    from referee.spec_paths import shipped_spec_path
+
+    rules = load_rules(spec_path)
+    spec = rules.spec
+    if not spec.min_players <= len(bots) <= spec.max_players:
+        raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {len(bots)} bots")
+    commands = []
+    for bot in bots:
+        try:
+            command = shlex.split(bot)
+        except ValueError as error:
+            raise click.UsageError(f"bot '{errors.escape(bot)}': {error}") from None
+        if not command:
+            raise click.UsageError("a bot is a command line, not an empty string")
+        commands.append(command)
+    spec_name = spec.name if shipped_spec_path(spec.name) == spec_path else str(spec_path.resolve())
+    prepare_output_folder(out_dir)
+    progress = sys.stderr is not None and sys.stderr.isatty()
+
+    def written(number: int, log: str, table: object) -> None:
+        write_output_file(out_dir / f"game-{number + 1:03d}.log", log)
+        if progress:
+            click.echo(f"\r{number + 1}/{games} games played", nl=False, err=True)
+
+    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written)
+    match.run()
+    if progress:
+        click.echo("", err=True)
+    results = match.results()
+    write_output_file(out_dir / "results.json", json.dumps(results, indent=2) + "\n")
+    if as_json:
+        click.echo(json.dumps(results, indent=2))
+        return
+    click.echo(match.table_text(), nl=False)
+    rate = match.moves / match.seconds if match.seconds else 0.0
+    click.echo(f"{games} game{'s' if games != 1 else ''} in {display_name(str(out_dir))}: {match.moves} moves, {rate:,.0f} moves/s")
+
+
+@main.command()
+@_spec_option(True)
 @click.option("--players", type=click.IntRange(1, 1000), default=4, show_default=True, help="Players per game (within the spec's range).")
 @click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Random seed; the same seed writes the same games.")
 @click.option("--games", type=click.IntRange(1, 100_000), default=1, show_default=True, help="How many games (more than one needs --out).")
@@ -934,11 +1039,13 @@ def _usage_error(error: click.ClickException) -> None:
 
 
 def _quiet_exit(code: int) -> None:
-    """Exit at once, without Python complaining about a closed standard output at shutdown (workers of -j stopped first)."""
-    stop = getattr(sys.modules.get("referee.batch"), "stop_workers", None)  # absent while the module is still importing
-    if stop is not None:
-        with contextlib.suppress(Exception):
-            stop()
+    """Exit at once, without Python complaining about a closed standard output at shutdown (workers of -j and the bots
+    of a match stopped first)."""
+    for module, name in (("referee.batch", "stop_workers"), ("referee.host", "stop_bots")):
+        stop = getattr(sys.modules.get(module), name, None)  # absent while the module is still importing
+        if stop is not None:
+            with contextlib.suppress(Exception):
+                stop()
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -1,0 +1,370 @@
+"""The match host: bots play whole games through a ``Table``, each seeing only its seat's view (docs/protocol.md).
+
+Each bot is a program started once per match (its command line run without a
+shell). For each decision the host writes one JSON line to the bot's standard
+input and reads one line back, a move in the log's syntax (or ``wait`` when
+asked out of turn). What a bot does wrong never stops the match: an illegal
+answer is recorded and the table makes the bot's fallback move for it (a draw
+or a pass, as the rules allow, else the first legal move; ``wait`` when it
+could wait); a bot that times out, closes its output or exits is recorded,
+stopped, and leaves the match: its seat plays the fallback from then on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.errors import UsageError, escape
+from referee.moves import Move, MoveError
+from referee.table import Decision, Table
+
+PROTOCOL = 1
+MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
+MAX_NOTES = 20  # problems kept per bot for the results
+_LIVE: list[Bot] = []  # every bot process running, for stop_bots on Ctrl-C
+
+
+class BotGone(Exception):
+    """The bot cannot answer any more: it timed out, closed its output or exited (the reason is the message)."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind  # timeout or crash
+
+
+class Bot:
+    """One bot process: a JSON line out, one line back, within a deadline."""
+
+    def __init__(self, name: str, command: Sequence[str]) -> None:
+        self.name = name
+        self.command = tuple(command)
+        self.process = subprocess.Popen(
+            self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # its own process group: stopping the bot stops what it started
+        )
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._in = self.process.stdin.fileno()
+        self._out = self.process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._buffer = b""
+        _LIVE.append(self)
+
+    def ask(self, message: bytes, timeout: float) -> str:
+        """Send one line and wait for one line back (``BotGone`` if none comes by the deadline or the bot is gone)."""
+        deadline = time.monotonic() + timeout
+        self._send(message, deadline)
+        return self._receive(deadline)
+
+    def _send(self, data: bytes, deadline: float) -> None:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._in, selectors.EVENT_WRITE)
+            while data:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise BotGone("timeout", "did not read its input in time")
+                try:
+                    written = os.write(self._in, data)
+                except BrokenPipeError:
+                    raise BotGone("crash", self._gone("closed its input")) from None
+                except BlockingIOError:
+                    continue
+                data = data[written:]
+
+    def _receive(self, deadline: float) -> str:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self._out, selectors.EVENT_READ)
+            while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_ANSWER:
+                    raise BotGone("crash", f"wrote a line of over {MAX_ANSWER} bytes")
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    raise BotGone("timeout", "did not answer in time")
+                try:
+                    chunk = os.read(self._out, 65536)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    raise BotGone("crash", self._gone("closed its output"))
+                self._buffer += chunk
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line.decode("utf-8", errors="replace").strip()
+
+    def _gone(self, what: str) -> str:
+        try:
+            code = self.process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return what
+        return f"{what} (exited with status {code})" if code >= 0 else f"{what} (killed by signal {-code})"
+
+    def stop(self) -> None:
+        """Stop the bot and everything it started; close its pipes."""
+        process = self.process
+        if process.poll() is None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()  # type: ignore[union-attr]
+            try:
+                process.wait(timeout=0.2)  # a bot that ends when its input ends
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(OSError):
+                    os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        with contextlib.suppress(OSError):
+            os.killpg(process.pid, signal.SIGKILL)  # whatever it left behind in its group
+        if self in _LIVE:
+            _LIVE.remove(self)
+
+
+def stop_bots() -> None:
+    """Stop every bot still running (Ctrl-C, SIGTERM: the command exits at once, and leaves no bot behind)."""
+    for bot in list(_LIVE):
+        with contextlib.suppress(OSError):
+            os.killpg(bot.process.pid, signal.SIGKILL)
+    _LIVE.clear()
+
+
+@dataclass
+class Record:
+    """One bot's results over a match."""
+
+    name: str
+    command: tuple[str, ...]
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    moves: int = 0
+    illegal: int = 0
+    timeouts: int = 0
+    crashes: int = 0
+    left: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, game: int, text: str) -> None:
+        if len(self.notes) < MAX_NOTES:
+            self.notes.append(f"game {game}: {text}")
+
+    def interval(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate (0 to 1 with no game)."""
+        return wilson(self.wins, self.games)
+
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.interval()
+        return {
+            "name": self.name,
+            "command": list(self.command),
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.wins / self.games if self.games else None,
+            "win_rate_95": [round(low, 4), round(high, 4)],
+            "points": self.points,
+            "moves": self.moves,
+            "illegal_moves": self.illegal,
+            "timeouts": self.timeouts,
+            "crashes": self.crashes,
+            "left_match": self.left,
+            "problems": self.notes,
+        }
+
+
+def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval for ``wins`` out of ``games`` (95% by default): sound at 0 and at every win."""
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bot_names(commands: Sequence[Sequence[str]]) -> list[str]:
+    """A log name for each bot, from its program's file name (``examples/bots/greedy.py`` -> ``greedy``); the same
+    program twice gets ``_2``, ``_3``; a name a log cannot hold becomes ``bot1``, ``bot2`` ..."""
+    from referee.game import check_names
+
+    names: list[str] = []
+    for number, command in enumerate(commands, start=1):
+        program = next((part for part in reversed(command) if part.endswith(".py")), command[0] if command else "")
+        stem = re.sub(r"[^A-Za-z0-9_]", "_", Path(program).stem)[:24]
+        name = stem if stem[:1].isalpha() else f"bot{number}"
+        base, count = name, 1
+        while name in names:
+            count += 1
+            name = f"{base}_{count}"
+        try:
+            check_names([*names, name])
+        except ValueError:
+            name = f"bot{number}"
+        names.append(name)
+    return names
+
+
+def fallback(decision: Decision) -> Move | None:
+    """What the table does for a bot that gave no legal answer: wait when it may; else draw, or pass, as the rules
+    allow; else the first legal move (a colour, a swap: the rules demand one)."""
+    if decision.optional:
+        return None
+    for verb in ("draws", "passes"):
+        for move in decision.moves:
+            if move.verb == verb:
+                return move
+    return decision.moves[0]
+
+
+class Match:
+    """N games among the same bots: seats and the dealer rotate; every game is written as a full-mode log."""
+
+    def __init__(
+        self,
+        spec: str | Path,
+        commands: Sequence[Sequence[str]],
+        games: int,
+        seed: int,
+        move_timeout: float,
+        target: int | None = None,
+        on_game: Callable[[int, str, Table], None] | None = None,
+    ) -> None:
+        self.spec = spec
+        self.commands = [tuple(command) for command in commands]
+        self.games = games
+        self.seed = seed
+        self.move_timeout = move_timeout
+        self.target = target
+        self.on_game = on_game
+        self.names = bot_names(self.commands)
+        self.records = {name: Record(name, command) for name, command in zip(self.names, self.commands, strict=True)}
+        self.bots: dict[str, Bot] = {}
+        self.moves = 0
+        self.seconds = 0.0
+
+    def run(self) -> None:
+        """Start the bots, play the games, stop the bots (also when interrupted)."""
+        started = time.monotonic()
+        try:
+            for name, command in zip(self.names, self.commands, strict=True):
+                try:
+                    self.bots[name] = Bot(name, command)
+                except OSError as error:
+                    shown = escape(" ".join(command))
+                    raise UsageError(f"bot {name}: cannot start '{shown}': {error.strerror or error}") from None
+            for number in range(self.games):
+                self._game(number)
+        finally:
+            for bot in self.bots.values():
+                bot.stop()
+            self.seconds = time.monotonic() - started
+
+    def _game(self, number: int) -> None:
+        shift = number % len(self.names)
+        seats = self.names[shift:] + self.names[:shift]  # seats rotate; the dealer is the last seat, so it rotates too
+        table = Table(self.spec, seats, seed=self.seed + number, target=self.target)
+        while (decision := table.decision()) is not None:
+            self._decide(number + 1, table, decision)
+        game = table.game
+        winner = game.winner
+        for name in seats:
+            record = self.records[name]
+            record.games += 1
+            record.points += game.scores[name]
+            if name == winner:
+                record.wins += 1
+        if self.on_game is not None:
+            self.on_game(number, game.log(), table)
+
+    def _decide(self, number: int, table: Table, decision: Decision) -> None:
+        name = decision.player
+        record = self.records[name]
+        bot = self.bots.get(name)
+        move: Move | None = None
+        answered = False
+        if bot is not None and not record.left:
+            legal = [str(move) for move in decision.moves] + (["wait"] if decision.optional else [])
+            message = {"protocol": PROTOCOL, "you": name, "view": table.game.view(name).to_json(), "legal": legal}
+            try:
+                answer = bot.ask((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"), self.move_timeout)
+            except BotGone as gone:
+                if gone.kind == "timeout":
+                    record.timeouts += 1
+                else:
+                    record.crashes += 1
+                record.left = True
+                record.note(number, f"{gone}; left the match")
+                bot.stop()
+            else:
+                record.moves += 1
+                answered, move = self._read(answer, decision, table)
+                if not answered:
+                    record.illegal += 1
+                    record.note(number, f"illegal answer '{escape(answer[:120])}'")
+        if not answered:
+            move = fallback(decision)
+        if move is None:
+            table.wait()
+        else:
+            table.play(move)
+            self.moves += 1
+
+    @staticmethod
+    def _read(answer: str, decision: Decision, table: Table) -> tuple[bool, Move | None]:
+        """Whether the answer is one of the decision's moves (or a wait it may make), and the move."""
+        if answer == "wait":
+            return decision.optional, None
+        try:
+            move = table.game.parse(answer)
+        except MoveError:
+            return False, None
+        return (move in decision.moves), move
+
+    def results(self) -> dict[str, Any]:
+        return {
+            "protocol": PROTOCOL,
+            "spec": str(self.spec),
+            "games": self.games,
+            "seed": self.seed,
+            "move_timeout": self.move_timeout,
+            "moves": self.moves,
+            "seconds": round(self.seconds, 3),
+            "bots": [self.records[name].to_json() for name in self.names],
+        }
+
+    def table_text(self) -> str:
+        """The results as a table for people: one row per bot."""
+        header = ("bot", "games", "wins", "win rate (95%)", "points", "illegal", "timeouts", "crashes")
+        rows = [header]
+        for name in self.names:
+            record = self.records[name]
+            low, high = record.interval()
+            rate = f"{record.wins / record.games:.0%} ({low:.0%}-{high:.0%})" if record.games else "-"
+            left = " (left)" if record.left else ""
+            rows.append(
+                (
+                    escape(name) + left,
+                    str(record.games),
+                    str(record.wins),
+                    rate,
+                    str(record.points),
+                    str(record.illegal),
+                    str(record.timeouts),
+                    str(record.crashes),
+                )
+            )
+        widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
+        return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows) + "\n"
