@@ -133,7 +133,7 @@ def seat_view(
         colour=state.colour,
         side=rules.spec.side_names[state.side],
         direction="left" if state.direction == 1 else "right",
-        hand_sizes=tuple(sum(hand.values()) for hand in state.hands),
+        hand_sizes=tuple(state.hand_sizes),
         draw_pile=state.draw_pile_size(),
         scores=tuple(state.totals[index] if index < len(state.totals) else 0 for index in range(len(names))),
         target=state.target,

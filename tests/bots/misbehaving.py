@@ -1,0 +1,49 @@
+"""A bot that misbehaves on purpose, for tests/test_host.py: python3 misbehaving.py WAY [N].
+
+WAY is what it does after N good answers (default 3; before that it answers the first legal move):
+garbage (answers nonsense, then goes on answering nonsense), sleep (stops answering), exit (exits with status 3),
+close (closes its output and waits), long (writes a line of 100,000 bytes), other (answers a legal move of another
+player, then goes on), crash (raises an exception), record (never misbehaves). With BOT_RECORD set, every message
+is appended to that file; with BOT_PIDS set, the bot leaves a file named after its process id in that folder.
+"""
+
+import json
+import os
+import sys
+import time
+
+way = sys.argv[1]
+if os.environ.get("BOT_PIDS"):
+    open(os.path.join(os.environ["BOT_PIDS"], str(os.getpid())), "w").close()
+record = os.environ.get("BOT_RECORD")
+good = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+answered = 0
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    message = json.loads(line)
+    if record:
+        with open(record, "a") as kept:
+            kept.write(line)
+    if answered < good or way == "record":
+        answered += 1
+        print(next(move for move in message["legal"] if move != "wait"), flush=True)
+        continue
+    if way == "garbage":
+        print("I fold; \x1b[31mred\x1b[0m", flush=True)
+    elif way == "sleep":
+        time.sleep(3600)
+    elif way == "exit":
+        sys.exit(3)
+    elif way == "close":
+        os.close(1)
+        time.sleep(3600)
+    elif way == "long":
+        print("x" * 100_000, flush=True)
+    elif way == "other":
+        me = message["you"]
+        others = [name for name in message["view"]["players"] if name != me]
+        print(f"{others[0]} draws", flush=True)
+    elif way == "crash":
+        raise RuntimeError("a bug in the bot")

@@ -1,0 +1,172 @@
+"""referee.env: PettingZoo's own API and seed tests, on every shipped spec (slow tier) and two in the quick tier;
+the games it plays check valid; masks, rewards, truncation and illegal actions behave as docs/library.md says."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+import referee  # noqa: E402
+from referee.env import Actions, env, raw_env  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SPECS = sorted(path.stem for path in (ROOT / "specs").glob("*.yaml"))
+# What PettingZoo's api_test says of every environment with a Dict observation (its own classic games are listed
+# in the test so that it does not say it of them): advice, not a failure. Anything else it warns of fails here.
+DICT_OBSERVATION_ADVICE = ("Observation is not a NumPy array", "Observation space for each agent probably should be")
+
+
+def _pettingzoo_tests(spec: str, players: int, cycles: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(spec=spec, players=players), num_cycles=cycles)
+        pettingzoo_test.seed_test(lambda: env(spec=spec, players=players), num_cycles=cycles // 2)
+    unexpected = {str(warning.message) for warning in caught if not str(warning.message).startswith(DICT_OBSERVATION_ADVICE)}
+    assert not unexpected
+
+
+@pytest.mark.parametrize(("spec", "players"), [("uno", 2), ("uno-flip", 4)])
+def test_pettingzoo_api_and_seed_tests_quick(spec: str, players: int) -> None:
+    _pettingzoo_tests(spec, players, 1000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", range(2, 11))
+@pytest.mark.parametrize("spec", SPECS)
+def test_pettingzoo_api_and_seed_tests_on_every_spec(spec: str, players: int) -> None:
+    _pettingzoo_tests(spec, players, 1000)
+
+
+def _play(environment: raw_env, seed: int) -> dict[str, float]:
+    """A whole episode with uniform masked actions; the total reward of each agent."""
+    rng = random.Random(seed)
+    environment.reset(seed=seed)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    for agent in environment.agent_iter():
+        observation, reward, termination, truncation, _ = environment.last()
+        totals[agent] += reward
+        if termination or truncation:
+            environment.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        environment.step(int(rng.choice(list(legal))))
+    return totals
+
+
+@pytest.mark.parametrize("spec", ["uno", "uno-flip", "uno-seven-zero", "uno-jump-in", "house-stacking"])
+def test_every_game_the_environment_plays_checks_valid(spec: str) -> None:
+    environment = raw_env(spec=spec, players=3, target=60)
+    for seed in range(3):
+        totals = _play(environment, seed)
+        game = environment.game
+        assert game.is_game_over()
+        report = referee.check(game.log())
+        assert report.valid, report.errors
+        rounds = len(environment.table.winners)  # type: ignore[union-attr]
+        assert abs(sum(totals.values())) < 1e-9  # each round gives +1 and -1/(n-1) to each other agent
+        assert totals[game.winner] > -rounds  # type: ignore[index]
+        wins = {agent: environment.table.winners.count(agent) for agent in totals}  # type: ignore[union-attr]
+        for agent, total in totals.items():
+            assert total == pytest.approx(wins[agent] - (rounds - wins[agent]) / 2)
+
+
+def test_the_mask_is_exactly_the_decision_s_moves() -> None:
+    environment = raw_env(spec="uno-seven-zero", players=4)
+    environment.reset(seed=5)
+    actions = environment.actions
+    rng = random.Random(5)
+    for _ in range(400):
+        agent = environment.agent_selection
+        observation, *_ = environment.last()
+        decision = environment.table.decision()  # type: ignore[union-attr]
+        assert decision is not None and decision.player == agent
+        seats = {name: seat for seat, name in enumerate(environment.possible_agents)}
+        expected = {actions.index[actions.key(move, seats)] for move in decision.moves}
+        if decision.optional:
+            expected.add(actions.index[("wait",)])
+        assert set(np.flatnonzero(observation["action_mask"])) == expected
+        assert len(expected) == len(decision.moves) + decision.optional  # no two moves share an action
+        for other in environment.possible_agents:
+            if other != agent:
+                assert not environment.observe(other)["action_mask"].any()
+        environment.step(int(rng.choice(sorted(expected))))
+
+
+def test_an_illegal_action_is_an_error_unwrapped_and_a_loss_wrapped() -> None:
+    environment = raw_env(spec="uno", players=2)
+    environment.reset(seed=1)
+    mask = environment.observe(environment.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="is not legal now"):
+        environment.step(illegal)
+    wrapped = env(spec="uno", players=2)
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper warns that the action was illegal: that is its point
+        wrapped.step(illegal)
+    assert all(wrapped.terminations.values()) and wrapped.rewards[agent] == -1
+
+
+def test_truncation_after_max_steps() -> None:
+    environment = raw_env(spec="uno-flip", players=3, max_steps=25)
+    environment.reset(seed=2)
+    steps = 0
+    for _agent in environment.agent_iter():
+        observation, _, termination, truncation, _ = environment.last()
+        if termination or truncation:
+            assert truncation and not termination
+            environment.step(None)
+            continue
+        steps += 1
+        environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert steps == 25 and environment.agents == []
+
+
+def test_the_observation_is_the_view_encoded() -> None:
+    environment = raw_env(spec="uno-flip", players=3)
+    environment.reset(seed=4)
+    agent = environment.agent_selection
+    vector = environment.observe(agent)["observation"]
+    encoding = environment.encoding
+    view = environment.game.view(agent)
+    assert vector[encoding.parts["hand"]].sum() == len(view.hand)
+    assert vector[encoding.parts["hand_sizes"]][0] == len(view.hand)
+    assert vector[encoding.parts["backs"]].sum() == sum(view.hand_sizes) - len(view.hand)
+    assert vector[encoding.parts["draw_pile"]][0] == view.draw_pile
+    assert vector[encoding.parts["top"]].sum() == 1 and vector[encoding.parts["draw_pile_back"]].sum() == 1
+    assert environment.observation_space(agent).contains(environment.observe(agent))
+
+
+def test_action_spaces_are_fixed_per_spec_and_described() -> None:
+    rules = raw_env(spec="uno", players=4).rules
+    actions = Actions(rules, 4)
+    assert ("plays", "wild", "red") in actions.index and ("plays", "red-5", None) in actions.index
+    assert ("swaps", 0) not in actions.index
+    assert ("swaps", 3) in Actions(raw_env(spec="uno-seven-zero", players=4).rules, 4).index
+    assert actions.describe(actions.index[("catches", 2)], ["a", "b", "c", "d"]) == "catches c"
+    flip = Actions(raw_env(spec="uno-flip", players=2).rules, 2)
+    wild_faces = [key for key in flip.keys if key[0] == "plays" and key[2] is not None]
+    assert {key[2] for key in wild_faces} >= {"red", "pink"}  # a light wild names a light colour, a dark one a dark colour
+    with pytest.raises(ValueError, match="2 to 10"):
+        raw_env(spec="uno", players=1)
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(spec="uno", players=2, render_mode="rgb_array")
+
+
+def test_render_shows_the_acting_seat_only() -> None:
+    environment = raw_env(spec="uno", players=2, render_mode="ansi")
+    environment.reset(seed=3)
+    agent = environment.agent_selection
+    text = environment.render()
+    assert text is not None and f"{agent} holds " in text
+    hand = " ".join(environment.game.view(agent).hand)
+    assert hand in text
+    other = next(name for name in environment.possible_agents if name != agent)
+    assert f"{other} holds" not in text

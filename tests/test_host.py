@@ -1,0 +1,224 @@
+"""referee play: bots play whole matches; every log checks valid; misbehaving bots are recorded and the match ends."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.host import bot_names, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = ROOT / "examples" / "bots"
+RANDOM = f"{sys.executable} {BOTS / 'random_bot.py'} 1"
+GREEDY = f"{sys.executable} {BOTS / 'greedy_bot.py'}"
+MISBEHAVING = Path(__file__).resolve().parent / "bots" / "misbehaving.py"
+
+
+def referee(*args: str, timeout: float = 600, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )
+
+
+def bad(way: str, good: int = 3) -> str:
+    return f"{sys.executable} {MISBEHAVING} {way} {good}"
+
+
+def _match(tmp_path: Path, *bots: str, games: int = 3, spec: str = "uno", extra: tuple[str, ...] = ()) -> dict[str, dict[str, object]]:
+    out = tmp_path / "match"
+    result = referee("play", "--spec", spec, "--games", str(games), "--out", str(out), "--target", "100", *extra, *bots)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    logs = sorted(out.glob("game-*.log"))
+    assert [log.name for log in logs] == [f"game-{number:03d}.log" for number in range(1, games + 1)]
+    checked = referee("check", str(out))
+    assert checked.returncode == 0, checked.stdout
+    assert f"{games} log{'s' if games != 1 else ''} checked: {games} valid, 0 with errors" in checked.stdout
+    results = json.loads((out / "results.json").read_text())
+    assert results["protocol"] == 1 and results["games"] == games
+    return {bot["name"]: bot for bot in results["bots"]}
+
+
+def test_two_example_bots_play_and_every_log_checks_valid(tmp_path: Path) -> None:
+    out = tmp_path / "match"
+    result = referee("play", "--spec", "uno-flip", "--games", "4", "--out", str(out), "--target", "100", RANDOM, GREEDY)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["bot", "games", "wins", "win", "rate", "(95%)", "points", "illegal", "timeouts", "crashes"]
+    assert lines[1].startswith("random_bot ") and lines[2].startswith("greedy_bot ")
+    assert lines[3].startswith(f"4 games in {out}: ") and lines[3].endswith(" moves/s")
+    assert referee("check", str(out)).returncode == 0
+    results = json.loads((out / "results.json").read_text())
+    bots = {bot["name"]: bot for bot in results["bots"]}
+    assert sum(bot["wins"] for bot in bots.values()) == 4
+    for bot in bots.values():
+        assert bot["games"] == 4 and bot["illegal_moves"] == bot["timeouts"] == bot["crashes"] == 0
+        low, high = bot["win_rate_95"]
+        assert low <= bot["win_rate"] <= high
+    first = (out / "game-001.log").read_text().splitlines()
+    second = (out / "game-002.log").read_text().splitlines()
+    assert first[0] == "players random_bot greedy_bot" and second[0] == "players greedy_bot random_bot"  # seats rotate
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["uno", "uno-flip"])
+def test_a_hundred_games_of_the_example_bots_all_check_valid(tmp_path: Path, spec: str) -> None:
+    bots = _match(tmp_path, RANDOM, GREEDY, games=100, spec=spec, extra=("--target", "500"))
+    assert bots["greedy_bot"]["wins"] + bots["random_bot"]["wins"] == 100
+
+
+@pytest.mark.parametrize(
+    ("way", "counter", "left"),
+    [
+        ("garbage", "illegal_moves", False),
+        ("other", "illegal_moves", False),
+        ("sleep", "timeouts", True),
+        ("exit", "crashes", True),
+        ("close", "crashes", True),
+        ("long", "crashes", True),
+        ("crash", "crashes", True),
+    ],
+)
+def test_a_misbehaving_bot_is_recorded_and_the_match_ends(tmp_path: Path, way: str, counter: str, left: bool) -> None:
+    bots = _match(tmp_path, bad(way), RANDOM, games=2, extra=("--move-timeout", "1"))
+    culprit, other = bots["misbehaving"], bots["random_bot"]
+    assert culprit[counter] >= 1 and culprit["left_match"] is left
+    if left:
+        assert culprit[counter] == 1  # asked no more once it left
+    assert culprit["problems"] and culprit["problems"][0].startswith("game 1: ")
+    assert other["illegal_moves"] == other["timeouts"] == other["crashes"] == 0
+    assert culprit["games"] == other["games"] == 2
+
+
+def test_the_protocol_messages(tmp_path: Path) -> None:
+    record = tmp_path / "messages.jsonl"
+    result = referee(
+        "play",
+        "--spec",
+        "uno-flip",
+        "--games",
+        "1",
+        "--out",
+        str(tmp_path / "recorded"),
+        "--target",
+        "200",
+        bad("record"),
+        GREEDY,
+        RANDOM,
+        env={"BOT_RECORD": str(record)},
+    )
+    assert result.returncode == 0, result.stderr
+    messages = [json.loads(line) for line in record.read_text().splitlines()]
+    assert messages
+    waits = 0
+    for message in messages:
+        assert set(message) == {"protocol", "you", "view", "legal"} and message["protocol"] == 1
+        you, view, legal = message["you"], message["view"], message["legal"]
+        assert view["player"] == you == "misbehaving"
+        assert all(move == "wait" or move.startswith(f"{you} ") for move in legal)
+        waits += "wait" in legal
+        for other in view["players"]:
+            if other != you:
+                assert len(view["backs"][other]) == view["hand_sizes"][other]
+                assert all("/" not in face for face in view["backs"][other])
+        assert len(view["hand"]) == view["hand_sizes"][you]
+    assert waits > 0, "no out-of-turn chance in a whole game"
+
+
+def test_a_bot_that_cannot_start_is_an_error(tmp_path: Path) -> None:
+    result = referee("play", "--spec", "uno", "--games", "1", "--out", str(tmp_path / "m"), "no-such-program-here", RANDOM)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["error: bot no_such_program_here: cannot start 'no-such-program-here': No such file or directory"]
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [
+        ((RANDOM,), "spec uno is for 2 to 10 players, not 1 bots"),
+        (("'unclosed",), "No closing quotation"),
+        (("",), "a bot is a command line, not an empty string"),
+    ],
+)
+def test_bad_bot_lines_are_usage_errors(tmp_path: Path, bots: tuple[str, ...], message: str) -> None:
+    second = (RANDOM,) if len(bots) == 1 and bots[0] != RANDOM else ()  # one bot is too few: only the first case
+    result = referee("play", "--spec", "uno", "--out", str(tmp_path / "m"), *bots, *second)
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and message in result.stderr.splitlines()[0]
+
+
+def test_ctrl_c_stops_the_match_and_every_bot_at_once(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "play", "--spec", "uno", "--out", str(tmp_path / "m"), "--move-timeout", "600"]
+        + [bad("sleep", 0), bad("sleep", 0)],
+        env={**os.environ, "BOT_PIDS": str(pids)},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while len(list(pids.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    code = process.wait(timeout=10)
+    assert code == 130, process.stderr.read()  # type: ignore[union-attr]
+    assert time.monotonic() - started < 5
+    for pid in (int(path.name) for path in pids.iterdir()):
+        deadline = time.monotonic() + 5
+        while not _gone(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _gone(pid), f"bot {pid} still runs"
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its exit status left for a parent to collect (a zombie: it runs no more)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "\nState:\tZ" in status
+
+
+def test_bot_names_come_from_their_programs() -> None:
+    assert bot_names([["python3", "bots/greedy.py"], ["python3", "bots/greedy.py"], ["./my-bot"], ["python3", "-c", "x"]]) == [
+        "greedy",
+        "greedy_2",
+        "my_bot",
+        "python3",
+    ]
+    assert bot_names([["python3", "9lives.py"], ["red"]]) == ["bot1", "bot2"]  # a digit first; a reserved word
+
+
+def test_the_win_rate_interval() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson(10, 10)
+    assert high == pytest.approx(1.0) and low == pytest.approx(0.7225, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_every_field_of_a_message_and_of_the_results_is_documented(tmp_path: Path) -> None:
+    text = re.sub(r"^```.*$", "", (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8"), flags=re.MULTILINE)
+    documented = {part for code in re.findall(r"`([^`]+)`", text) for part in re.split(r"[\s|:=,.\[\]{}\"]+", code)}
+    record = tmp_path / "messages.jsonl"
+    out = tmp_path / "m"
+    arguments = ("play", "--spec", "uno-flip", "--games", "1", "--target", "30", "--out", str(out), bad("record"), GREEDY)
+    result = referee(*arguments, env={"BOT_RECORD": str(record)})
+    assert result.returncode == 0, result.stderr
+    message = json.loads(record.read_text().splitlines()[-1])
+    fields = set(message) | set(message["view"])
+    fields |= {key for seen in message["view"]["history"] for key in seen} | {key for owed in message["view"]["owed"] for key in owed}
+    results = json.loads((out / "results.json").read_text())
+    fields |= set(results) | set(results["bots"][0])
+    assert not sorted(fields - documented), f"docs/protocol.md does not document: {sorted(fields - documented)}"
