@@ -50,7 +50,8 @@ def test_every_core_gives_the_output_of_one_core_byte_for_byte(mixed: list[str],
     assert len(one.stdout) > 1000
 
 
-@pytest.mark.parametrize("output_format", [param for param in ONE_FORMAT_QUICK if param.values[0] in ("text", "json", "github")])
+@pytest.mark.slow  # the quick tier's byte-for-byte test of check covers -j; adjudicate's runs in the slow tier
+@pytest.mark.parametrize("output_format", ("text", "json", "github"))
 def test_adjudicate_on_every_core_gives_the_output_of_one_core(output_format: str) -> None:
     one = referee("adjudicate", "-j", "1", "--format", output_format, str(SCENARIOS))
     two = referee("adjudicate", "--jobs", "2", "--format", output_format, str(SCENARIOS))
@@ -115,6 +116,7 @@ def test_sarif_of_adjudicate_is_valid_too() -> None:
     assert document["runs"][0]["results"] and result.returncode == 1
 
 
+@pytest.mark.slow
 def test_junit_has_a_test_case_per_log_and_the_first_error_as_its_failure(mixed: list[str]) -> None:
     result = referee("check", "--format", "junit", *mixed, stdin=b"")
     root = ET.fromstring(result.stdout)
@@ -144,6 +146,7 @@ def test_github_annotations_escape_what_would_end_them(tmp_path: Path) -> None:
     assert lines[0].startswith("::error file=") and "a%2Cb%3Ac%25.log,line=7,title=illegal-play [play.match]::Ann played" in lines[0]
 
 
+@pytest.mark.slow
 def test_github_lists_warnings_and_unreadable_logs(mixed: list[str]) -> None:
     result = referee("check", "--format", "github", *mixed, stdin=b"")
     lines = result.stdout.decode().splitlines()
@@ -187,6 +190,7 @@ def _run_on_a_terminal(arguments: list[str], out_file: Path) -> tuple[int, bytes
     return code, out_file.read_bytes(), seen
 
 
+@pytest.mark.slow
 def test_progress_shows_on_a_terminal_only_and_is_wiped(many: Path, tmp_path: Path) -> None:
     code, out, terminal = _run_on_a_terminal(["check", "-j", "1", str(many)], tmp_path / "out")
     assert code == 0 and b"400 logs checked: 400 valid" in out
