@@ -428,7 +428,8 @@ def play(
     Nothing a bot does stops the match.
 
     Every game is written to OUT/game-NNN.log (full mode: 'referee check
-    OUT' accepts them) and the results to OUT/results.json: per bot, games,
+    OUT' accepts them; OUT must not hold an earlier match's files) and the
+    results to OUT/results.json: per bot, games,
     wins (with a 95% interval on the win rate), points, illegal moves,
     timeouts and crashes.
 
@@ -465,6 +466,11 @@ def play(
         commands.append(command)
     spec_name = spec.name if shipped_spec_path(spec.name) == spec_path else str(spec_path.resolve())
     prepare_output_folder(out_dir)
+    earlier = sorted(path.name for path in out_dir.iterdir() if path.name == "results.json" or path.name.startswith("game-"))
+    if earlier:  # a second match's logs beside a first's would be checked as one match
+        raise errors.InputError(
+            f"already holds a match ({earlier[0]}): give an empty or new folder", errors.Position(errors.escape(str(out_dir)))
+        )
     progress = sys.stderr is not None and sys.stderr.isatty()
 
     def written(number: int, log: str, table: object) -> None:

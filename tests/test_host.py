@@ -222,3 +222,13 @@ def test_every_field_of_a_message_and_of_the_results_is_documented(tmp_path: Pat
     results = json.loads((out / "results.json").read_text())
     fields |= set(results) | set(results["bots"][0])
     assert not sorted(fields - documented), f"docs/protocol.md does not document: {sorted(fields - documented)}"
+
+
+def test_a_folder_with_an_earlier_match_is_refused(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    out.mkdir()
+    (out / "game-001.log").write_text("players Ann Bob\n")
+    result = referee("play", "--spec", "uno", "--out", str(out), RANDOM, GREEDY)
+    assert result.returncode == 2
+    assert result.stderr == f"{out}: error: already holds a match (game-001.log): give an empty or new folder\n"
+    assert (out / "game-001.log").read_text() == "players Ann Bob\n" and not (out / "results.json").exists()

@@ -230,3 +230,37 @@ def test_a_public_round_has_no_seat_view() -> None:
     game = referee.Game.from_log(text)
     with pytest.raises(UsageError, match="hidden"):
         game.view(game.players[0])
+
+
+@pytest.mark.parametrize("spec", ["uno", "uno-flip"])
+def test_a_card_another_player_draws_is_seen_only_by_its_back(spec: str) -> None:
+    """The card on top of the draw pile changes place with one deep in it (the same back): once the player to move
+    draws it, only that player's view differs, and in UNO Flip the others saw the back they would have seen anyway."""
+    compared = 0
+    for seed in range(30):
+        game = referee.Game.new(spec, NAMES[:3], seed=seed)
+        shuffle = list(next(event for event in game._events if isinstance(event, ev.Shuffle)).cards)
+        state = game._engine.state
+        top = len(shuffle) - len(state.draw_pile)  # the shuffle's index of the draw pile's top card
+        card = game.rules.catalogue.card(shuffle[top])
+        if card is None or card != state.draw_pile[-1]:
+            continue  # the card turned up turned the draw pile over (a flip): the order is another question
+        for other in range(top + 5, len(shuffle)):  # not among the next few: a penalty may draw several
+            swapped = game.rules.catalogue.card(shuffle[other])
+            assert swapped is not None
+            if swapped.token != card.token and (len(card.faces) == 1 or swapped.faces[1] == card.faces[1]):
+                break
+        else:
+            continue
+        traded = list(shuffle)
+        traded[top], traded[other] = traded[other], traded[top]
+        second = referee.Game.new(spec, NAMES[:3], shuffle=traded)
+        drawer = game.turn
+        assert drawer is not None
+        for one in (game, second):
+            one.push(f"{drawer} draws")
+        compared += 1
+        for name in game.players:
+            same = game.view(name).to_json() == second.view(name).to_json()
+            assert same is (name != drawer), f"seed {seed}: {name}'s view, {drawer} drew"
+    assert compared >= 10
