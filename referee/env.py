@@ -181,8 +181,7 @@ class Encoding:
             vector[parts["to_act"].start + relative(decision.player)] = 1
             vector[parts["optional"].start] = float(decision.optional and decision.player == view.player)
         for owed in view.owed:
-            words = owed.owes.split()
-            vector[parts["owes"].start + relative(owed.player)] += int(words[0]) if words[0].isdigit() else 1
+            vector[parts["owes"].start + relative(owed.player)] += owed.cards if owed.cards is not None else 1
         if view.uno is not None:
             vector[parts["uno"].start + relative(view.uno)] = 1
         backs = parts["backs"].start
@@ -233,7 +232,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._random = random.Random()
         self.table: Table | None = None
-        self._legal: dict[int, Move] = {}
+        self._legal: dict[int, Move | None] = {}  # the current agent's legal actions: their moves (None: wait)
 
     # -- PettingZoo's API
 
@@ -281,10 +280,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.steps += 1
-        if int(action) == self.actions.index[("wait",)]:
+        move = self._legal[int(action)]
+        if move is None:
             table.wait()
         else:
-            table.play(self._legal[int(action)])
+            table.play(move)
         decision = table.decision()  # the table moves on: claims, the next round's deal
         for result in table.winners[self._rounds :]:
             self._rounds += 1
@@ -344,8 +344,5 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         for move in decision.moves:
             self._legal[self.actions.index[self.actions.key(move, self._seats)]] = move
         if decision.optional:
-            self._legal[self.actions.index[("wait",)]] = _WAIT
+            self._legal[self.actions.index[("wait",)]] = None
         self.agent_selection = decision.player
-
-
-_WAIT = Move(ev.Pass(0, "wait"))  # a placeholder: the wait action is not a move (Table.wait)

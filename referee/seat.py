@@ -40,10 +40,12 @@ class Seen:
 
 @dataclass(frozen=True, slots=True)
 class Owed:
-    """A penalty owed, as the table knows it: who owes, and what (``4 cards``, ``cards until a pink card``)."""
+    """A penalty owed, as the table knows it: who owes, what in words (``4 cards``, ``cards until a pink one``), how
+    many cards (None for a draw until a colour), and whether it may still be challenged."""
 
     player: str
     owes: str
+    cards: int | None
     challengeable: bool
 
 
@@ -90,7 +92,9 @@ class SeatView:
             "draw_pile": self.draw_pile,
             "scores": dict(zip(self.players, self.scores, strict=True)),
             "target": self.target,
-            "owed": [{"player": owed.player, "owes": owed.owes, "challengeable": owed.challengeable} for owed in self.owed],
+            "owed": [
+                {"player": owed.player, "owes": owed.owes, "cards": owed.cards, "challengeable": owed.challengeable} for owed in self.owed
+            ],
             "uno": self.uno,
             "history": [seen.to_json() for seen in self.history],
             "backs": {name: list(back) for name, back in zip(self.players, self.backs, strict=True) if name != self.player},
@@ -137,7 +141,11 @@ def seat_view(
         draw_pile=state.draw_pile_size(),
         scores=tuple(state.totals[index] if index < len(state.totals) else 0 for index in range(len(names))),
         target=state.target,
-        owed=tuple(Owed(names[p.player], p.describe(), p.challengeable and not p.started) for p in state.penalties if playing),
+        owed=tuple(
+            Owed(names[p.player], p.describe(), p.count + p.extra if p.until_colour is None else None, p.challengeable and not p.started)
+            for p in state.penalties
+            if playing
+        ),
         uno=names[state.uno_player] if playing and state.uno_player is not None and not state.uno_called and not state.uno_caught else None,
         history=history,
         backs=tuple(backs),

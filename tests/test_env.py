@@ -170,3 +170,21 @@ def test_render_shows_the_acting_seat_only() -> None:
     assert hand in text
     other = next(name for name in environment.possible_agents if name != agent)
     assert f"{other} holds" not in text
+
+
+def test_cards_owed_are_encoded_by_seat() -> None:
+    environment = raw_env(spec="uno", players=3)
+    environment.reset(seed=8)
+    rng = random.Random(8)
+    for _ in range(3000):
+        agent = environment.agent_selection
+        observation = environment.observe(agent)
+        view = environment.game.view(agent, history=False)
+        if view.owed and view.owed[0].cards is not None:
+            owed = view.owed[0]
+            seat = (view.players.index(owed.player) - view.players.index(agent)) % len(view.players)
+            assert observation["observation"][environment.encoding.parts["owes"]][seat] == owed.cards
+            assert owed.owes == f"{owed.cards} card{'s' if owed.cards != 1 else ''}"
+            return
+        environment.step(int(rng.choice(list(np.flatnonzero(observation["action_mask"])))))
+    raise AssertionError("no penalty owed in 3,000 steps")
