@@ -406,10 +406,25 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     metavar="POINTS",
     help="Play each game to this score instead of the spec's target (the logs get a 'target' line).",
 )
+@click.option(
+    "--max-moves",
+    type=click.IntRange(1, 10_000_000),
+    default=100_000,
+    show_default=True,
+    help="Stop a game after this many moves: its log ends unfinished and nobody wins it (bots that never finish).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print results.json to standard output instead of the table.")
 @click.argument("bots", nargs=-1, required=True, metavar="BOT...")
 def play(
-    spec_path: Path, games: int, out_dir: Path, seed: int, move_timeout: float, target: int | None, as_json: bool, bots: tuple[str, ...]
+    spec_path: Path,
+    games: int,
+    out_dir: Path,
+    seed: int,
+    move_timeout: float,
+    target: int | None,
+    max_moves: int,
+    as_json: bool,
+    bots: tuple[str, ...],
 ) -> None:
     """Host a match: BOT programs play GAMES games, each seeing only its own seat.
 
@@ -478,7 +493,7 @@ def play(
         if progress:
             click.echo(f"\r{number + 1}/{games} games played", nl=False, err=True)
 
-    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written)
+    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written, max_moves=max_moves)
     match.run()
     if progress:
         click.echo("", err=True)
@@ -488,6 +503,9 @@ def play(
         click.echo(json.dumps(results, indent=2))
         return
     click.echo(match.table_text(), nl=False)
+    if match.unfinished:
+        shown = ", ".join(str(number) for number in match.unfinished)
+        click.echo(f"stopped after {max_moves} moves, won by nobody: game{'s' if len(match.unfinished) > 1 else ''} {shown}")
     rate = match.moves / match.seconds if match.seconds else 0.0
     click.echo(f"{games} game{'s' if games != 1 else ''} in {display_name(str(out_dir))}: {match.moves} moves, {rate:,.0f} moves/s")
 

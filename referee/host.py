@@ -33,6 +33,7 @@ from referee.table import Decision, Table
 PROTOCOL = 1
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
+MAX_MOVES = 100_000  # moves in one game before the host stops it (random bots finish a game in a few thousand)
 _LIVE: list[Bot] = []  # every bot process running, for stop_bots on Ctrl-C
 
 
@@ -241,6 +242,7 @@ class Match:
         move_timeout: float,
         target: int | None = None,
         on_game: Callable[[int, str, Table], None] | None = None,
+        max_moves: int = MAX_MOVES,
     ) -> None:
         self.spec = spec
         self.commands = [tuple(command) for command in commands]
@@ -252,6 +254,8 @@ class Match:
         self.names = bot_names(self.commands)
         self.records = {name: Record(name, command) for name, command in zip(self.names, self.commands, strict=True)}
         self.bots: dict[str, Bot] = {}
+        self.max_moves = max_moves
+        self.unfinished: list[int] = []  # games stopped at max_moves (their logs end unfinished, won by nobody)
         self.moves = 0
         self.seconds = 0.0
 
@@ -277,14 +281,18 @@ class Match:
         seats = self.names[shift:] + self.names[:shift]  # seats rotate; the dealer is the last seat, so it rotates too
         table = Table(self.spec, seats, seed=self.seed + number, target=self.target)
         while (decision := table.decision()) is not None:
+            if table.moves >= self.max_moves:  # bots that never finish (always drawing, say) do not hold the match up
+                self.unfinished.append(number + 1)
+                break
             self._decide(number + 1, table, decision)
         game = table.game
         winner = game.winner
+        winners = set(winner) if isinstance(winner, list) else {winner}  # a shared win counts for each
         for name in seats:
             record = self.records[name]
             record.games += 1
             record.points += game.scores[name]
-            if name == winner:
+            if name in winners:
                 record.wins += 1
         if self.on_game is not None:
             self.on_game(number, game.log(), table)
@@ -341,6 +349,8 @@ class Match:
             "seed": self.seed,
             "move_timeout": self.move_timeout,
             "moves": self.moves,
+            "max_moves": self.max_moves,
+            "unfinished": self.unfinished,
             "seconds": round(self.seconds, 3),
             "bots": [self.records[name].to_json() for name in self.names],
         }

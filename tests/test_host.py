@@ -232,3 +232,16 @@ def test_a_folder_with_an_earlier_match_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr == f"{out}: error: already holds a match (game-001.log): give an empty or new folder\n"
     assert (out / "game-001.log").read_text() == "players Ann Bob\n" and not (out / "results.json").exists()
+
+
+def test_a_game_that_never_ends_is_stopped_and_won_by_nobody(tmp_path: Path) -> None:
+    out = tmp_path / "m"
+    result = referee("play", "--spec", "uno", "--games", "2", "--max-moves", "300", "--out", str(out), bad("stall"), bad("stall"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-2] == "stopped after 300 moves, won by nobody: games 1, 2"
+    results = json.loads((out / "results.json").read_text())
+    assert results["unfinished"] == [1, 2] and results["max_moves"] == 300
+    assert all(bot["wins"] == 0 and bot["games"] == 2 for bot in results["bots"])
+    checked = referee("check", str(out))
+    assert checked.returncode == 0 and "2 logs checked: 2 valid" in checked.stdout
+    assert "unfinished" in checked.stdout

@@ -3,7 +3,8 @@
 WAY is what it does after N good answers (default 3; before that it answers the first legal move):
 garbage (answers nonsense, then goes on answering nonsense), sleep (stops answering), exit (exits with status 3),
 close (closes its output and waits), long (writes a line of 100,000 bytes), other (answers a legal move of another
-player, then goes on), crash (raises an exception), record (never misbehaves). With BOT_RECORD set, every message
+player, then goes on), crash (raises an exception), record (never misbehaves), stall (always draws, passes or waits
+when it can: a game never ends). With BOT_RECORD set, every message
 is appended to that file; with BOT_PIDS set, the bot leaves a file named after its process id in that folder.
 """
 
@@ -26,6 +27,10 @@ while True:
     if record:
         with open(record, "a") as kept:
             kept.write(line)
+    if way == "stall":
+        stalls = [move for move in message["legal"] if move == "wait" or move.split()[1:2] in (["draws"], ["passes"])]
+        print((stalls or message["legal"])[0], flush=True)
+        continue
     if answered < good or way == "record":
         answered += 1
         print(next(move for move in message["legal"] if move != "wait"), flush=True)
