@@ -29,7 +29,8 @@ agent asked out of turn (an UNO call, a catch, a jump-in) may ``wait``.
 - **Rewards**: at the end of each round, +1 to its winner and -1/(n-1) to
   every other agent (each round sums to zero); 0 otherwise.
 - **Truncation**: after ``max_steps`` steps (default 50,000) every agent is
-  truncated. A random agent's game of classic UNO takes a few thousand.
+  truncated. Uniformly random agents take from under a thousand to a few
+  tens of thousands of steps for a game to 500 points.
 """
 
 from __future__ import annotations
