@@ -31,6 +31,18 @@ class ChildFailed(RefereeError):
     exit_code = EXIT_INPUT
 
 
+_REPORT_FAILED = 86  # the child's exit status when it could not even send its outcome (out of memory while reporting)
+
+
+def _memory_limited() -> bool:
+    """Whether this process runs under a limit on its memory (``ulimit -v``/``-d``): then a child that ended without
+    a word (the interpreter failing at some allocation, in ways that vary) ran out of it."""
+    import resource
+
+    limits = (resource.RLIMIT_AS, resource.RLIMIT_DATA)
+    return any(resource.getrlimit(limit)[0] not in (resource.RLIM_INFINITY, -1) for limit in limits)
+
+
 def memory_like(error: BaseException) -> bool:
     """A MemoryError, or the solver failing to load or to allocate (what Z3 says under a memory limit)."""
     if isinstance(error, MemoryError):
@@ -77,8 +89,9 @@ def run_isolated(function: Callable[..., T], *args: Any) -> T:
                         payload = pickle.dumps(("raised", RuntimeError(f"{type(error).__name__}: {error}")))
             with os.fdopen(writer, "wb") as stream:
                 stream.write(payload)
-        finally:
-            os._exit(0)
+        except BaseException:  # noqa: BLE001 - the report itself failed: under a memory limit, the one way it does
+            os._exit(_REPORT_FAILED)
+        os._exit(0)
     os.close(writer)
     with os.fdopen(reader, "rb") as stream:
         data = stream.read()
@@ -92,7 +105,8 @@ def run_isolated(function: Callable[..., T], *args: Any) -> T:
     if kind == "died":
         if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT:
             raise KeyboardInterrupt
-        raise ChildFailed(OUT_OF_MEMORY if os.WIFSIGNALED(status) else f"the proof's process ended early (status {status})")
+        starved = os.WIFSIGNALED(status) or (os.WIFEXITED(status) and os.WEXITSTATUS(status) == _REPORT_FAILED) or _memory_limited()
+        raise ChildFailed(OUT_OF_MEMORY if starved else f"the proof's process ended early (status {status})")
     if kind == "memory":
         raise ChildFailed(OUT_OF_MEMORY)
     if kind == "referee":

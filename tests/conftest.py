@@ -28,13 +28,17 @@ EVERY_NTH_QUICK = {
     "test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says": 3,
     "test_ctrl_c_during_each_long_command": 2,
     "test_a_misbehaving_bot_is_recorded_and_the_match_ends": 2,
-    "test_every_game_the_environment_plays_checks_valid": 2,
+    "test_every_game_the_environment_plays_checks_valid": 5,
     "test_dask_addresses_that_are_not_addresses_are_one_line_errors": 5,
     "test_corpus_projections_are_consistent_and_mutants_inconsistent_where_the_family_says": 2,
     "test_file_names_found_in_a_folder_are_escaped": 2,
     "test_a_spec_file_name_in_a_spec_error_is_escaped": 2,
     "test_a_killed_worker_leaves_a_whole_report": 2,
     "test_pettingzoo_api_and_seed_tests_quick": 2,  # the other case in the slow tier, with every spec
+    "test_dispute_scenario": 2,
+    "test_explain_golden": 2,
+    "test_house_rules_change_the_verdict": 2,
+    "test_hostile_text_in_the_log_and_its_name_still_shows_the_page": 2,  # a real browser (CI): seconds a case
 }
 
 

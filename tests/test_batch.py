@@ -83,6 +83,7 @@ def _sarif_schema() -> dict[str, object]:
     return dict(schema)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_sarif_is_valid_against_the_oasis_schema_and_carries_rules_and_lines(mixed: list[str]) -> None:
     import jsonschema
 

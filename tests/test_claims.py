@@ -221,6 +221,7 @@ def test_malformed_claims_are_spec_errors_with_positions(tmp_path: Path, claim: 
     assert message in rendered and f"{spec}:5:" in rendered
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
     import json
 

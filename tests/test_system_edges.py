@@ -101,6 +101,7 @@ def test_spec_in_a_folder_that_may_not_be_searched(
         assert err == f"{spec}: error: cannot read spec: Permission denied", err
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_standard_input_closed() -> None:
     for command in (["check", "-"], ["adjudicate", "-"], ["explain", "-", "--line", "2"]):
         result = subprocess.run([sys.executable, "-m", "referee", *command], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)

@@ -204,6 +204,7 @@ def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> N
     _no_traffic(opened)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_classic_game_draws_its_cards_from_what_they_do(browser: Any, tmp_path: Path) -> None:
     """The page names no game's cards: the referee gives each face its symbol (view.symbol), so classic UNO's Draw Two
     and Wild Draw Four show +2 and W+4 on a one-sided card."""
@@ -228,6 +229,7 @@ def test_a_dispute_shows_its_ruling(browser: Any, tmp_path: Path) -> None:
     _no_traffic(opened)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_house_rule_game_shows_the_swap_and_the_draw_until_playable(browser: Any, tmp_path: Path) -> None:
     """Seven swaps and draw until playable on the page: the swap due after the 7, the hands changing owner at the
     swap, the draw going on (scenarios/house-rules/two/party.log, spec uno-party)."""
@@ -248,6 +250,7 @@ def test_a_house_rule_game_shows_the_swap_and_the_draw_until_playable(browser: A
     _no_traffic(opened)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_an_observed_game_and_the_line_option(browser: Any, tmp_path: Path) -> None:
     opened = _open(browser, SCENARIOS / "games" / "game-observed-4p.log", tmp_path, "", 1280, "--line", "20")
     page = opened.page
@@ -259,6 +262,7 @@ def test_an_observed_game_and_the_line_option(browser: Any, tmp_path: Path) -> N
     _no_traffic(opened)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path) -> None:
     spec = tmp_path / "long-game.yaml"
     spec.write_text("format: referee-spec/1\nname: long-game\nextends: uno-flip\noptions:\n  target: {value: 2500}\n")
@@ -284,6 +288,7 @@ def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path
     _no_traffic(opened)
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_lines_after_the_first_error_are_marked_not_replayed(browser: Any, tmp_path: Path) -> None:
     """Issue 18: lines after the first error looked like replayed lines but showed the state from before it."""
     log = tmp_path / "after-error.log"
