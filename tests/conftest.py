@@ -24,7 +24,7 @@ EVERY_NTH_QUICK = {
     "test_control_characters_in_a_log_never_reach_the_output": 3,
     "test_simulate_keeps_the_spec_target_unless_told": 6,  # one case per shipped spec
     "test_a_closed_pipe_ends_quietly_with_141": 2,
-    "test_concrete_forms_never_fire_on_rules_that_prove": 4,
+    "test_concrete_forms_never_fire_on_rules_that_prove": 8,
     "test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says": 3,
     "test_ctrl_c_during_each_long_command": 2,
     "test_a_misbehaving_bot_is_recorded_and_the_match_ends": 2,

@@ -109,6 +109,7 @@ def test_cli_json_junit_and_exit_codes(tmp_path: Path) -> None:
     assert xml.count("<testcase") == cases and "<failure" in xml
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_cli_text_and_single_invariant() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "referee", "prove", "--spec", "uno-flip", "--invariant", "discard.has-top"],

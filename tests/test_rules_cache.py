@@ -120,6 +120,7 @@ def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
     assert result.returncode == 0 and not list(cache.iterdir()), result.stderr
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_spec_in_use_keeps_one_rules_object_however_many_others_are_loaded(tmp_path: Path) -> None:
     """The in-memory cache drops the least recently used spec, never the one in use (faces compare by identity)."""
     from referee import compiler

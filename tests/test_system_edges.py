@@ -126,6 +126,7 @@ def test_standard_input_closed() -> None:
         assert after.stderr.decode().strip().endswith("error: cannot read: standard input is closed")
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_spec_that_cannot_deal_is_a_loader_error_in_every_command(tmp_path: Path) -> None:
     spec = tmp_path / "big-hands.yaml"
     spec.write_text(
@@ -227,6 +228,7 @@ def test_move_accepts_only_what_a_log_line_accepts(separator: str) -> None:
     assert b"\n" not in result.stderr.strip()
 
 
+@pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_many_unknown_spec_keys_are_capped(tmp_path: Path) -> None:
     spec = tmp_path / "keys.yaml"
     spec.write_text("format: referee-spec/1\nname: keys\nextends: uno-flip\n" + "".join(f"k{i}: 1\n" for i in range(60_000)))
