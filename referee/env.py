@@ -50,6 +50,7 @@ except ImportError as error:  # pragma: no cover - the extra is installed by the
 
 from referee import events as ev
 from referee.compiler import Rules, load_rules
+from referee.game import Game
 from referee.moves import Move
 from referee.seat import SeatView
 from referee.spec_extends import resolve_spec
@@ -327,7 +328,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     # -- helpers
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game:
         """The game being played (a ``referee.Game``: its log, its views, its state)."""
         return self._table().game
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import UsageError, escape
+from referee.game import check_names
 from referee.moves import Move, MoveError
 from referee.table import Decision, Table
 
@@ -199,8 +200,6 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
 def bot_names(commands: Sequence[Sequence[str]]) -> list[str]:
     """A log name for each bot, from its program's file name (``examples/bots/greedy.py`` -> ``greedy``); the same
     program twice gets ``_2``, ``_3``; a name a log cannot hold becomes ``bot1``, ``bot2`` ..."""
-    from referee.game import check_names
-
     names: list[str] = []
     for number, command in enumerate(commands, start=1):
         program = next((part for part in reversed(command) if part.endswith(".py")), command[0] if command else "")
