@@ -56,6 +56,7 @@ def from_verdict(verdict: FileVerdict, quiet: bool = False) -> LogFindings:
     findings = [Finding(error.line, error.code, error.rule, _with_allowed(error.message, error.allowed)) for error in verdict.errors]
     if not quiet:
         findings += [Finding(warning.line, warning.code, warning.rule, warning.message, "warning") for warning in verdict.warnings]
+        findings.sort(key=lambda finding: (finding.line or 0, finding.level != "error"))  # in line order, as the text is
     return LogFindings(verdict.path, findings, verdict.input_error, dict(verdict.rule_texts))
 
 

@@ -33,7 +33,7 @@ from referee import deal, disputes, effects, legality, scoring
 from referee import events as ev
 from referee.cards import Card, Face, FaceClass
 from referee.compiler import FaceRules, Rules
-from referee.hidden import Batch, Fixed, Pick, Question, Refill, Same, Shown, is_unseen, term_add
+from referee.hidden import Batch, Fixed, Pick, Question, Refill, Same, Shown, hand_story, is_unseen, term_add
 from referee.legality import Reject
 from referee.state import (
     GAME_OVER,
@@ -54,6 +54,27 @@ from referee.verdicts import Diagnostic, RoundResult
 _PENALTY, _UNTIL_PLAYABLE, _TURN = "penalty", "until-playable", "turn"
 
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
+
+
+_NAMED: dict[type, tuple[str, ...]] = {
+    kind: ("player", "target") if kind in (ev.Catch, ev.Challenge, ev.Swap) else ("player",)
+    for kind in (
+        ev.Dealer,
+        ev.Hand,
+        ev.Play,
+        ev.Draw,
+        ev.DrawCount,
+        ev.Shows,
+        ev.Pass,
+        ev.Choose,
+        ev.Call,
+        ev.Catch,
+        ev.Challenge,
+        ev.Swap,
+        ev.Score,
+    )
+}
+"""The fields of each kind of line that name a player."""
 
 
 class Engine:
@@ -107,6 +128,8 @@ class Engine:
         state = self.state
         self.line = event.line
         try:
+            if state.phase is GAME_OVER or state.phase is START_AGAIN or state.swap_by is not None:
+                self._names_known(event)  # names first, on every line: before what these states allow
             if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
                     "after-game-end",
@@ -124,7 +147,7 @@ class Engine:
             self._handlers[type(event)](event)
         except Reject as reject:
             rule = self.rules.check_rules[reject.check]
-            return Diagnostic(event.line, reject.code, reject.message, rule.id, reject.allowed)
+            return Diagnostic(event.line, reject.code, reject.message, rule.id, reject.allowed, reject.reasons)
         return None
 
     def snapshot(self) -> Snapshot:
@@ -169,6 +192,11 @@ class Engine:
             term_add(hidden.hands[seat], batch, 1)
             state.hand_sizes[seat] += size
         return batch
+
+    def _names_known(self, event: ev.Event) -> None:
+        """Every player a line names is one (unknown-player), whatever else is wrong with the line."""
+        for attribute in _NAMED.get(type(event), ()):
+            self.seat_of(getattr(event, attribute))
 
     def seat_of(self, name: str) -> int:
         """The seat of the player called ``name`` (unknown-player when nobody is)."""
@@ -1058,6 +1086,11 @@ class Engine:
                     raise Reject("bad-shows", "score", f"{token} is not a face of the {side_name} side, the side in play")
                 raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
             faces.append(face)
+        held = state.hand_sizes[seat]
+        if len(faces) != held:  # a count the record fixes: inconsistent at this line, with the lines that fix it
+            story = hand_story(hidden, seat, state.players)
+            message = f"{event.player} holds {held} card{'' if held == 1 else 's'} ({story.text()}); {len(faces)} shown"
+            raise Reject("inconsistent", "score", message, reasons=story.lines)
         counts = Counter(faces)
         groups = tuple((hidden.deck.showing(face, side), counts.get(face, 0)) for face in catalogue.faces[side].values())
         hidden.add(Shown(self.new_id(), event.line, "score", hidden.hand_terms(seat), groups, f"{event.player}'s hand shown"))

@@ -20,7 +20,9 @@ from referee.errors import InputError, Position, UsageError
 from referee.inputs import LogSource
 from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
-from referee.replay import Replay
+from referee.public_replay import Branches
+from referee.public_replay import judge as public_judge
+from referee.replay import DEFAULT_TIMEOUT, Replay
 from referee.spec_model import Rule, ruling_text
 from referee.verdicts import Diagnostic
 
@@ -155,6 +157,48 @@ def judge(engine: Engine, event: ev.Event) -> Diagnostic | None:
         engine.restore(snapshot)
 
 
+def _settle_public(replay: Replay, errors: list[Diagnostic]) -> Branches | None:
+    """A public round in progress where the replay stopped: judged as ``check`` judges it (its lines so far consistent,
+    or the error appended to ``errors``), the engine put on a consistent branch; the round's branches, to judge the
+    line asked about with (None: no public round, or one already found wrong)."""
+    branches = replay.branches
+    engine = replay.engine
+    if branches is None or engine is None or errors:
+        return None
+    outcome = public_judge(branches, replay.timeout, False, _rule_of(engine.rules), want_answers=False)
+    if outcome.diagnostic is not None:
+        errors.append(outcome.diagnostic)
+        return None
+    if outcome.chosen is None:
+        reason = outcome.undetermined or "undetermined"
+        errors.append(Diagnostic(branches.events[0].line, "undetermined", reason, ""))
+        return None
+    branches.restore(outcome.chosen)
+    return branches
+
+
+def judge_public(branches: Branches, event: ev.Event, rules: Rules) -> Diagnostic | None:
+    """The verdict on one event of a public round, as ``check`` gives it: illegal for a reason needing no hidden card,
+    or inconsistent when no deal and draw pile make the lines so far and this one legal; the engine is left where
+    it was."""
+    engine = branches.engine
+    before = engine.snapshot()
+    live, dead, events = list(branches.live), list(branches.dead), list(branches.events)
+    try:
+        branches.apply(event)
+        outcome = public_judge(branches, DEFAULT_TIMEOUT, False, _rule_of(rules), want_answers=False)
+        if outcome.undetermined is not None:
+            return Diagnostic(event.line, "undetermined", outcome.undetermined, "")
+        return outcome.diagnostic
+    finally:
+        branches.live, branches.dead, branches.events = live, dead, events
+        engine.restore(before)
+
+
+def _rule_of(rules: Rules) -> dict[str, str]:
+    return {check: rule.id for check, rule in rules.check_rules.items()}
+
+
 _KIND_ORDER = {
     ev.Play: 0,
     ev.Draw: 1,
@@ -250,6 +294,7 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     if engine is None:
         result["log_error"] = {"line": line, "code": "syntax", "message": "the log's header is not complete before this line", "rule": None}
         return result
+    public = _settle_public(replay, verdict.errors)
     if verdict.errors:
         first = verdict.errors[0]
         result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
@@ -268,7 +313,10 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     result["event"] = format_event(event)
     if verdict.errors:
         return result
-    diagnostic = judge(engine, event)
+    diagnostic = judge_public(public, event, engine.rules) if public is not None and type(event) is not ev.Round else judge(engine, event)
+    if diagnostic is not None and diagnostic.code == "undetermined":  # the solver ran out of time: no verdict to give
+        result["log_error"] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message, "rule": None}
+        return result
     result["legal"] = diagnostic is None
     rules = engine.rules
     if diagnostic is not None:

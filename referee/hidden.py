@@ -226,6 +226,43 @@ class HiddenState:
         return facts_in_order(self.facts)
 
 
+@dataclass(frozen=True, slots=True)
+class HandStory:
+    """How a hand of a public round came to hold its cards, from its sum of unknowns: the cards dealt into it, drawn
+    into it and played out of it, and the lines that did each (a swap moves the story with the hand)."""
+
+    dealt: int
+    drew: int
+    played: int
+    lines: tuple[tuple[int, str], ...]
+
+    def text(self) -> str:
+        return f"dealt {self.dealt}, drew {self.drew}, played {self.played}"
+
+
+def hand_story(hidden: HiddenState, seat: int, players: tuple[str, ...]) -> HandStory:
+    """The ``HandStory`` of ``seat``'s hand now: why a shown hand must have the number of cards it has."""
+    terms = hidden.hands[seat]
+    facts = {fact.id: fact for fact in hidden.facts_list() if fact.id in terms}
+    dealt = drew = played = 0
+    lines: dict[int, list[str]] = {}
+    for term, coef in terms.items():
+        fact = facts[term]
+        if isinstance(fact, Batch):
+            count = coef * fact.size
+            owner = players[fact.seat] if fact.seat is not None else "nobody"
+            if fact.check == "hands":
+                dealt += count
+                lines.setdefault(fact.line, []).append(f"{owner}'s hand dealt: {fact.size} cards")
+            else:
+                drew += count
+                lines.setdefault(fact.line, []).append(f"{owner} draws {fact.size}")
+        else:
+            played -= coef
+            lines.setdefault(fact.line, []).append(fact.what)
+    return HandStory(dealt, drew, played, tuple((line, "; ".join(lines[line])) for line in sorted(lines)))
+
+
 def term_add(hand: dict[int, int], term: int, coef: int) -> None:
     """Add ``coef`` times unknown ``term`` to a hand's sum."""
     value = hand.get(term, 0) + coef

@@ -27,12 +27,15 @@ class Reject(Exception):
     ``check`` names the rule-table entry (``Rules.check_rules``) whose rule id the diagnostic cites.
     """
 
-    def __init__(self, code: str, check: str, message: str, allowed: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, code: str, check: str, message: str, allowed: tuple[str, ...] = (), reasons: tuple[tuple[int, str], ...] = ()
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.check = check
         self.message = message
         self.allowed = allowed
+        self.reasons = reasons
 
 
 def matches(state: GameState, rules: Rules, face: Face) -> bool:
@@ -111,7 +114,7 @@ def why_unknown(rules: Rules, token: str) -> str:
 def nearest_face(rules: Rules, token: str, side: int | None) -> str:
     """`` (did you mean 'X'?)`` with the face of ``side`` (None: of any side) nearest to a mistyped ``token`` (``_``
     read as ``-``)."""
-    from referee.log_reader import did_you_mean
+    from referee.errors import did_you_mean
 
     faces = {face.token for face in rules.faces if side is None or face.side == side}
     fixed = token.replace("_", "-").lower()

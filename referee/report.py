@@ -104,27 +104,32 @@ class Tally:
 
 def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
     """Compiler-style lines: ``path:line: code [rule]: message``."""
-    lines = []
+    lines: list[str] = []
     if verdict.input_error is not None:
         return [escape(verdict.input_error)]
+    findings: list[tuple[int, int, str]] = []  # (line, errors before warnings at one line, text): printed in line order
     for error in verdict.errors:
         allowed = f" (allowed: {', '.join(error.allowed)})" if error.allowed else ""
-        lines.append(f"{verdict.path}:{error.line}: {error.code} [{error.rule}]: {escape(error.message)}{escape(allowed)}")
-    if verdict.consistency == "undetermined" and not verdict.errors:
-        lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
+        findings.append(
+            (error.line, 0, f"{verdict.path}:{error.line}: {error.code} [{error.rule}]: {escape(error.message)}{escape(allowed)}")
+        )
     if not quiet:
         for warning in verdict.warnings:
-            lines.append(f"{verdict.path}:{warning.line}: warning: {warning.code} [{warning.rule}]: {escape(warning.message)}")
-        if verdict.valid:
-            finished = sum(1 for result in verdict.rounds if result.finished)
-            unfinished = len(verdict.rounds) - finished
-            state = f"{finished} round{'s' if finished != 1 else ''} finished"
-            if unfinished:
-                state += f", round {verdict.rounds[-1].number} unfinished"
-            if verdict.game_winner is not None:
-                winner = verdict.game_winner if isinstance(verdict.game_winner, str) else " and ".join(verdict.game_winner)
-                state += f", won by {winner}"
-            if verdict.consistency == "consistent":
-                state += "; the public rounds are consistent"
-            lines.append(f"{verdict.path}: valid ({state})")
+            text = f"{verdict.path}:{warning.line}: warning: {warning.code} [{warning.rule}]: {escape(warning.message)}"
+            findings.append((warning.line, 1, text))
+    lines.extend(text for _, _, text in sorted(findings, key=lambda finding: finding[:2]))
+    if verdict.consistency == "undetermined" and not verdict.errors:
+        lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
+    if not quiet and verdict.valid:
+        finished = sum(1 for result in verdict.rounds if result.finished)
+        unfinished = len(verdict.rounds) - finished
+        state = f"{finished} round{'s' if finished != 1 else ''} finished"
+        if unfinished:
+            state += f", round {verdict.rounds[-1].number} unfinished"
+        if verdict.game_winner is not None:
+            winner = verdict.game_winner if isinstance(verdict.game_winner, str) else " and ".join(verdict.game_winner)
+            state += f", won by {winner}"
+        if verdict.consistency == "consistent":
+            state += "; the public rounds are consistent"
+        lines.append(f"{verdict.path}: valid ({state})")
     return lines

@@ -32,7 +32,9 @@ def test_explain_and_adjudicate_agree_with_check(log: Path) -> None:
     if errors:
         error = errors[0]
         result = explain(log, error["line"])
-        if "state" in result and result.get("event") is not None and "log_error" not in result:
+        # nothing before the line is wrong, as check says (a header is judged as a whole: its error is the line's own)
+        assert result["log_error"] is None or result["log_error"]["line"] == error["line"], result["log_error"]
+        if result["event"] is not None:
             assert result["legal"] is False
             assert (result["code"], result["rule"]["id"]) == (error["code"], error["rule"])
     else:
