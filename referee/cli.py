@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -899,6 +899,22 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
     click.echo(display_name(str(out_path)))
 
 
+def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_ms: int) -> NoReturn:
+    """``prove --declare``: the claims each spec must restate, as YAML; exit 1 when any spec has some."""
+    from referee.isolate import run_isolated
+    from referee.proof.declare import declare_text
+
+    needed = False
+    for path, compiled in zip(paths, loaded, strict=True):
+        spec = compiled.spec
+        counts = (players,) if players else tuple(range(spec.min_players, spec.max_players + 1))
+        text, count = run_isolated(declare_text, path, counts, timeout_ms)
+        needed = needed or count > 0
+        for line in text.splitlines():
+            click.echo(errors.escape(line))
+    raise SystemExit(1 if needed else 0)
+
+
 @main.command()
 @click.option(
     "--spec",
@@ -914,8 +930,20 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
     callback=_no_cache,
     help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
 )
-@click.option("--invariant", "invariant_id", metavar="ID", help="Prove only this invariant or claim (specs/invariants.yml, specs/claims/).")
+@click.option(
+    "--invariant",
+    "--claim",
+    "invariant_id",
+    metavar="ID",
+    help="Prove only this invariant or claim (ids: 'referee rules --claims', and specs/invariants.yml).",
+)
 @click.option("--players", type=click.IntRange(1, 1000), help="Prove for this player count only (default: the spec's whole range).")
+@click.option(
+    "--declare",
+    is_flag=True,
+    help="Print, as YAML to paste into the spec's claims: list, every claim of the rulebook the spec makes untrue, "
+    "restated with the spec's own figures and proved so (exit 0: nothing to declare, 1: something).",
+)
 @_format_option
 @click.option(
     "--junit",
@@ -935,6 +963,7 @@ def prove(
     spec_paths: tuple[str, ...],
     invariant_id: str | None,
     players: int | None,
+    declare: bool,
     output_format: str,
     junit_path: Path | None,
     timeout_ms: int,
@@ -958,6 +987,7 @@ def prove(
       referee prove                                   # every shipped spec
       referee prove --spec house-stacking --invariant cards.conservation
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
+      referee prove --spec my-house-rules.yaml --declare   # the claims to restate
     """
     from referee.inputs import check_output_path
     from referee.isolate import run_isolated
@@ -990,6 +1020,8 @@ def prove(
             raise click.UsageError(
                 f"no invariant or claim '{errors.escape(invariant_id)}' (invariants: {', '.join(known)}; claims: see specs/claims/)"
             )
+    if declare:
+        _declare(paths, loaded, players, timeout_ms)
     results = []
     for name, path, compiled in zip(names, paths, loaded, strict=True):
         spec = compiled.spec

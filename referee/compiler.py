@@ -92,7 +92,7 @@ def compile_spec(spec: Spec) -> Rules:
     catalogue = Catalogue(spec)
     kinds = {kind.name: kind for kind in spec.kinds}
     options = spec.settings
-    stacking = {owed: frozenset(allowed) for owed, allowed in options.stacking}
+    stacking = {owed: frozenset(allowed) for owed, allowed in options.stacking if allowed}  # nothing on it: no entry
     stackers = frozenset(kind for allowed in stacking.values() for kind in allowed)
     faces: dict[Face, FaceRules] = {}
     for side_faces in catalogue.faces:

@@ -134,3 +134,12 @@ class InternalError(RefereeError):
     """A bug in the referee; the CLI prints one line and suggests ``--debug``."""
 
     exit_code = EXIT_INTERNAL
+
+
+def did_you_mean(word: str, choices: frozenset[str] | list[str] | set[str], most: int = 1) -> str:
+    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a mistyped ``word`` (up to ``most`` of them), or
+    nothing: the one hint every error about a name gives (a spec's key, a claim's id, a player, a command's option)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(choices), n=most, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(name) for name in close)}?)" if close else ""

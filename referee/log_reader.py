@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from referee import events as ev
-from referee.errors import escape
+from referee.errors import did_you_mean, escape
 from referee.safe_io import checkpoint
 
 MAX_LINE_BYTES = 64 * 1024
@@ -558,14 +558,6 @@ def wide_encoding(start: bytes) -> str | None:
     if not any(sample[0::2]) and all(sample[1::2]):
         return "UTF-16BE"
     return None
-
-
-def did_you_mean(word: str, choices: frozenset[str] | list[str] | set[str], most: int = 1) -> str:
-    """`` (did you mean 'X'?)`` for the closest of ``choices`` to a mistyped ``word`` (up to ``most`` of them), or nothing."""
-    import difflib
-
-    close = difflib.get_close_matches(word, sorted(choices), n=most, cutoff=0.6)
-    return f" (did you mean {' or '.join(repr(name) for name in close)}?)" if close else ""
 
 
 def name_problem(name: str) -> str | None:

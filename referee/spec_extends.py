@@ -130,6 +130,12 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
             for item in node.items:
                 rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
                 if isinstance(rule_id, Scalar) and rule_id.value in by_id:
+                    old_item = items[by_id[rule_id.value]]
+                    if key == "claims" and isinstance(item, Mapping) and "withdrawn" in item.entries and isinstance(old_item, Mapping):
+                        # a withdrawal keeps the claim it withdraws: prove asks whether what it speaks of still arises
+                        item = Mapping(
+                            {**old_item.entries, "withdrawn": item.entries["withdrawn"]}, {**old_item.keys, **item.keys}, item.position
+                        )
                     items[by_id[rule_id.value]] = item
                 else:
                     items.append(item)

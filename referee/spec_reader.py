@@ -14,7 +14,7 @@ from collections import Counter
 
 from referee.cards import FaceClass, face_token
 from referee.catalogue import Catalogue
-from referee.errors import Position, SpecError, escape
+from referee.errors import Position, SpecError, did_you_mean, escape
 from referee.spec_model import (
     DEFAULT_DISPUTES,
     Citation,
@@ -80,7 +80,7 @@ class _Reader:
     def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str] | frozenset[str], what: str) -> None:
         for key, position in node.keys.items():
             if key not in allowed:
-                self.error(position, f"unknown key '{key}' in {what}{_did_you_mean(key, allowed)}")
+                self.error(position, f"unknown key '{key}' in {what}{did_you_mean(key, allowed)}")
         for key in sorted(required - set(node.entries)):
             self.error(node.position, f"{what} needs '{key}'")
 
@@ -150,13 +150,6 @@ def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
     return int(value)
 
 
-def _did_you_mean(word: str, choices: set[str] | frozenset[str] | list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, sorted(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def build_spec(tree: Mapping, path: str) -> Spec:
     """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem."""
     reader = _Reader()
@@ -219,7 +212,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
             if rule_id and rule_id not in rule_ids:
                 reader.error(
                     Position(path),
-                    f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{_did_you_mean(rule_id, rule_ids)}",
+                    f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{did_you_mean(rule_id, rule_ids)}",
                 )
     for outcome in (disputes.guilty, disputes.innocent):
         if outcome.rule and outcome.rule not in rule_ids:
@@ -230,7 +223,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     for rule in rules:
         for option in rule.options:
             if option not in OPTIONS:
-                reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{_did_you_mean(option, OPTIONS)}")
+                reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{did_you_mean(option, OPTIONS)}")
     covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
     effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
     needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
@@ -244,7 +237,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     for owed, allowed in stacking:  # type: ignore[attr-defined]
         for kind_name in (owed, *allowed):
             if kind_name not in kind_names:
-                reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{_did_you_mean(kind_name, kind_names)}")
+                reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{did_you_mean(kind_name, kind_names)}")
         if owed in kind_names and not any(
             effect.name.startswith("next-player-draws") for kind in kinds if kind.name == owed for effect in kind.effects
         ):
@@ -445,7 +438,7 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
         for start_node in reader.sequence(entry.entries.get("at-start"), "at-start"):
             action = reader.text(start_node, "a start action")
             if action not in START_ACTIONS:
-                reader.error(start_node.position, f"unknown start action '{action}'{_did_you_mean(action or '', START_ACTIONS)}")
+                reader.error(start_node.position, f"unknown start action '{action}'{did_you_mean(action or '', START_ACTIONS)}")
             elif action in at_start:
                 reader.error(start_node.position, f"{what}: start action '{action}' is listed twice")
             else:
@@ -535,14 +528,14 @@ def _read_effect(reader: _Reader, node: Node) -> Effect | None:
         if node.value in EFFECTS_PLAIN:
             return Effect(node.value)
         vocabulary = EFFECTS_PLAIN | EFFECTS_WITH_AMOUNT
-        reader.error(node.position, f"unknown effect '{node.value}'{_did_you_mean(node.value, vocabulary)}")
+        reader.error(node.position, f"unknown effect '{node.value}'{did_you_mean(node.value, vocabulary)}")
         return None
     if isinstance(node, Mapping) and len(node.entries) == 1:
         ((name, value),) = node.entries.items()
         if isinstance(value, Mapping) and name in EFFECT_SETTINGS:
             return _read_effect_settings(reader, name, value)
         if name not in EFFECTS_WITH_AMOUNT:
-            reader.error(node.keys[name], f"unknown effect '{name}' with an amount{_did_you_mean(name, EFFECTS_WITH_AMOUNT)}")
+            reader.error(node.keys[name], f"unknown effect '{name}' with an amount{did_you_mean(name, EFFECTS_WITH_AMOUNT)}")
             return None
         amount = reader.number(value, name, 1)
         return Effect(name, amount) if amount is not None else None
@@ -669,7 +662,7 @@ def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str,
             if name in OPTIONS and name not in options:  # the option itself has an error, reported already
                 return match.group(0)
             if name not in options:
-                hint = _did_you_mean(name, OPTIONS)
+                hint = did_you_mean(name, OPTIONS)
                 reader.error(rule.position, f"rule '{rule.id}' summary names '{{{name}}}', which is not an option{hint}")
                 return match.group(0)
             shown = options[name]
@@ -703,7 +696,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
             reader.keys(source, CITATION_KEYS, CITATION_KEYS, "a rule's source")
             key = reader.text(source.entries.get("key"), "key") or ""
             if key and key not in sources:
-                reader.error(source.position, f"rule '{rule_id}' cites unknown source '{key}'{_did_you_mean(key, set(sources))}")
+                reader.error(source.position, f"rule '{rule_id}' cites unknown source '{key}'{did_you_mean(key, set(sources))}")
             citation = Citation(key, reader.text(source.entries.get("section"), "section") or "")
         ruling = reader.number(entry.entries.get("ruling"), "ruling", 1) if "ruling" in entry.entries else None
         options = tuple(reader.text(o, "an option") or "" for o in reader.sequence(entry.entries.get("options"), "options"))
@@ -711,7 +704,7 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
         for check_node in reader.sequence(entry.entries.get("checks"), "checks"):
             check = reader.text(check_node, "a check")
             if check not in CHECKS:
-                reader.error(check_node.position, f"unknown check '{check}'{_did_you_mean(check or '', CHECKS)}")
+                reader.error(check_node.position, f"unknown check '{check}'{did_you_mean(check or '', CHECKS)}")
             else:
                 checks.append(check)
         rules.append(

@@ -24,6 +24,7 @@ until a step breaks the claim, and that game is the counterexample log.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Iterator
@@ -36,7 +37,7 @@ from referee import events as ev
 from referee.cards import Face, FaceClass
 from referee.compiler import FaceRules, Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
-from referee.errors import Position, SpecError
+from referee.errors import Position, SpecError, did_you_mean
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.proof.queries import Answer
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
@@ -57,7 +58,10 @@ STACK_KEYS = frozenset({"kind", "adds"})
 # an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
 DEFAULT_EXTRA = 2
 DEFAULT_CATCH_CARDS = 2
-CLAIM_KEYS = frozenset({"id", "statement", "source", "if", *FORMS})
+CLAIM_KEYS = frozenset({"id", "statement", "source", "if", "withdrawn", *FORMS})
+WITHDRAWABLE = ("play", "start", "challenge", "catch", "stack")
+"""The forms that speak of a situation a spec may rule out (a card played, turned up, challenged, caught or stacked):
+a house spec may withdraw such a claim, and ``prove`` then proves that the situation never arises."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +75,14 @@ class Claim:
     figures: dict[str, Any]
     condition: tuple[tuple[str, str], ...] = ()
     position: Position = field(default_factory=lambda: Position("?"))
+    cites: tuple[str, str] = ("", "")  # the source's key and section, as written
+    withdrawn: str = ""  # why a house spec says the claim no longer applies ({id: ..., withdrawn: REASON})
+    restated: bool = False  # stated by the spec itself (a house rule's own claim), not by its rulebook's claims file
+
+    @property
+    def whose(self) -> str:
+        """Whose value a refutation compares with: the rulebook's, or the spec's own restated claim's (with its place)."""
+        return f"the spec's own claim's ({self.position})" if self.restated else "the rulebook's"
 
     def applies(self, rules: Rules) -> bool:
         """Whether the claim is in force under the spec's options (``if``)."""
@@ -133,6 +145,11 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         if not isinstance(item, Mapping):
             reader.fail(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
             continue
+        withdrawn = reader.text(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
+        if withdrawn and set(item.entries) == {"id", "withdrawn"}:  # the rulebook's claim no longer applies
+            claim_id = reader.text(item.entries.get("id"), "id", item.position)
+            claims.append(Claim(claim_id, "", "", "withdrawn", {}, position=item.position, withdrawn=withdrawn))
+            continue
         reader.keys(item, CLAIM_KEYS, {"id", "statement", "source"}, "a claim")
         claim_id = reader.text(item.entries.get("id"), "id", item.position)
         forms = [form for form in FORMS if form in item.entries]
@@ -142,6 +159,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         form = forms[0]
         source_node = item.entries.get("source")
         source = ""
+        cites = ("", "")
         if isinstance(source_node, Mapping):
             key = reader.text(source_node.entries.get("key"), "key", source_node.position)
             section = reader.text(source_node.entries.get("section"), "section", source_node.position)
@@ -149,6 +167,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
             if key not in sources:
                 reader.fail(source_node.position, f"claim '{claim_id}' cites unknown source '{key}'")
             source = f"{title} ({publisher}), {section}"
+            cites = (key, section)
         else:
             reader.fail(item.position, f"claim '{claim_id}' needs a source {{key: KEY, section: SECTION}}")
         condition: list[tuple[str, str]] = []
@@ -169,6 +188,8 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
                 figures=figures,
                 condition=tuple(condition),
                 position=item.position,
+                cites=cites,
+                withdrawn=withdrawn,
             )
         )
     if reader.problems:
@@ -292,7 +313,7 @@ def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
         return {
             owed: frozenset(reader.text(item, "a kind", node.position) for item in allowed.items)
             for owed, allowed in node.entries.items()
-            if isinstance(allowed, Sequence)
+            if isinstance(allowed, Sequence) and allowed.items  # an empty list allows what a missing entry allows
         }
     if isinstance(node, Sequence):
         return {reader.text(item, "a kind", node.position): frozenset({reader.text(item, "a kind", node.position)}) for item in node.items}
@@ -315,7 +336,8 @@ def option_problem(claim: Claim, rules: Rules) -> str | None:
         return None
     actual = option_value(rules, name)
     if actual != claimed:
-        return f"the spec sets option {name} to {_shown(actual)}; the rulebook's is {_shown(claimed)} (a house spec restates this claim)"
+        hint = " (a house spec restates this claim)" if not claim.restated else ""
+        return f"the spec sets option {name} to {_shown(actual)}; {claim.whose} is {_shown(claimed)}{hint}"
     return None
 
 
@@ -380,9 +402,30 @@ def game_claims(rules: Rules) -> list[Claim]:
     own = spec.claims
     if own is not None:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
+        problems = []
         for claim in read_claims(own, spec.path, sources):
-            claims[claim.id] = claim
+            if claim.form != "withdrawn":  # restated (or a house spec's own claim withdrawn by a spec built on it)
+                if claim.withdrawn and claim.form not in WITHDRAWABLE:
+                    problems.append((claim.position, _not_withdrawable(claim.id, claim, [])))
+                claims[claim.id] = dataclasses.replace(claim, restated=True)
+                continue
+            base = claims.get(claim.id)
+            if base is None or base.form not in WITHDRAWABLE:
+                problems.append((claim.position, _not_withdrawable(claim.id, base, list(claims))))
+                continue
+            claims[claim.id] = dataclasses.replace(base, withdrawn=claim.withdrawn, restated=True, position=claim.position)
+        if problems:
+            raise SpecError(problems)
     return list(claims.values())
+
+
+def _not_withdrawable(claim_id: str, base: Claim | None, known: list[str]) -> str:
+    if base is None:
+        return f"claim '{claim_id}' is withdrawn, but its rulebook has no such claim{did_you_mean(claim_id, known)}"
+    return (
+        f"claim '{claim_id}' is {'an' if base.form[0] in 'aeiou' else 'a'} {base.form} claim, which always speaks of the spec: restate it with the spec's figures "
+        f"instead ('referee prove --spec SPEC --declare' prints it); only {', '.join(WITHDRAWABLE)} claims can be withdrawn"
+    )
 
 
 def has_claims_file(game: str) -> bool:
@@ -764,9 +807,9 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
     if name == "target" and isinstance(claimed, int) and isinstance(event, ev.Play | ev.Draw | ev.Challenge | ev.Catch):
         top = max(state.totals, default=0)
         if state.phase is GAME_OVER and top < claimed:
-            return f"the game ended with the best total {top}, under the rulebook's target {claimed}"
+            return f"the game ended with the best total {top}, under {claim.whose} target {claimed}"
         if state.phase is ROUND_OVER and top >= claimed:
-            return f"a player has {top} points, the rulebook's target is {claimed}, and the game goes on"
+            return f"a player has {top} points, {claim.whose} target is {claimed}, and the game goes on"
     caught = state.penalties[0] if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch else None
     if name == "uno-catch-penalty" and caught is not None and caught.count != claimed:
         return f"{event.player} caught {event.target}: the catch costs {caught.count} cards, not {claimed}"
@@ -777,7 +820,7 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
         others_gain = any(names[seat] != winner for seat in gained)
         if others_gain != (claimed == "own-hand-lowest-wins"):
             how = "each by their own hand" if others_gain else "by its winner alone"
-            return f"round {state.last_result.number} is scored {how}; the rulebook's scoring is {claimed}"
+            return f"round {state.last_result.number} is scored {how}; {claim.whose} scoring is {claimed}"
     first = previous.first
     if name == "challenge-innocent-extra" and isinstance(event, ev.Challenge) and first is not None and not first[4] and state.penalties:
         penalty = state.penalties[0]
@@ -791,7 +834,7 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
         if name == "two-player-reverse" and n == 2 and kind is not None and _reverses(rules, kind) and not owed:
             skips = state.turn == seat
             if skips != (claimed == "skip"):
-                return f"with two players {event.player}'s Reverse {'skips' if skips else 'passes the turn'}; the rulebook's is {claimed}"
+                return f"with two players {event.player}'s Reverse {'skips' if skips else 'passes the turn'}; {claim.whose} is {claimed}"
         if name == "jump-in" and not claimed and seat != previous.turn and not owed:
             implicit_pass = previous.drew and seat == (previous.turn + previous.direction) % n
             if not implicit_pass:
@@ -810,31 +853,31 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
                 if happens != claimed:
                     what = "a swap of hands" if number == 7 else "every hand passed on"
                     follows = "follows" if happens else "does not follow"
-                    return f"{event.player} played {face.token}: {what} {follows}; the rulebook's {name} is {_shown(claimed)}"
+                    return f"{event.player} played {face.token}: {what} {follows}; {claim.whose} {name} is {_shown(claimed)}"
         flipped = kind is not None and any(f.flip for f in rules.faces.values() if f.face.kind == kind)
         if name == "flip-colour-chooser" and flipped and state.colour is None and state.choose_by is None and claimed != "nobody":
-            return f"after {event.player}'s Flip uncovered a wild, nobody names the colour; the rulebook's chooser is {claimed}"
+            return f"after {event.player}'s Flip uncovered a wild, nobody names the colour; {claim.whose} chooser is {claimed}"
         if name == "flip-colour-chooser" and flipped and state.choose_by is not None:
             expected = {"next-player": state.turn, "player-who-flipped": seat}.get(str(claimed))
             if state.choose_by != expected:
                 who = names[state.choose_by]
-                return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; the rulebook's chooser is {claimed}"
+                return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; {claim.whose} chooser is {claimed}"
     if name == "draw-until-playable" and isinstance(event, ev.Draw) and not previous.penalties:
         if not claimed and state.drawing:
             return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
         drawn = state.drawn_card
         unplayable = drawn is not None and not engine.matches(drawn.faces[state.side])
         if claimed and unplayable and not state.drawing and engine.cards_remain():
-            return f"{event.player} drew {drawn}, which cannot be played, and the draw is over; the rulebook's draw goes on"
+            return f"{event.player} drew {drawn}, which cannot be played, and the draw is over; {claim.whose} draw goes on"
     if name == "reshuffle" and isinstance(event, ev.Reshuffle):
         kept = len(state.discard_pile)
         if (kept == 1) != (claimed == "keep-top"):
-            return f"the reshuffle left {kept} cards on the discard pile; the rulebook's reshuffle is {claimed}"
+            return f"the reshuffle left {kept} cards on the discard pile; {claim.whose} reshuffle is {claimed}"
     if name == "dealer-rotation" and isinstance(event, ev.Dealer) and previous.dealer >= 0:
         step = 1 if claimed == "left" else -1
         expected = (previous.dealer + step) % n
         if state.dealer != expected:
-            return f"{names[state.dealer]} deals, not {names[expected]}: the rulebook's dealer rotation is {claimed}"
+            return f"{names[state.dealer]} deals, not {names[expected]}: {claim.whose} dealer rotation is {claimed}"
     if (
         name == "start-colour-chooser"
         and isinstance(event, ev.Shuffle | ev.Start)
@@ -845,11 +888,11 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
         if state.choose_by != expected:
             return f"{names[state.choose_by]} names the colour of the wild turned up, not {names[expected]}"
     if name in ("jump-in", "stacking") and state.phase is PLAYING and not isinstance(event, ev.Score):
-        return _probe_option(name, claimed, state, engine)
+        return _probe_option(name, claimed, state, engine, claim.whose)
     return None
 
 
-def _probe_option(name: str, claimed: Any, state: Any, engine: Engine) -> str | None:
+def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: str) -> str | None:
     """Whether the engine, right now, accepts the plays the rulebook's value of jump-in or stacking allows or forbids:
     each candidate play is applied and undone (``snapshot``/``restore``), so a game shows a play the spec refuses."""
     names = state.players
@@ -882,7 +925,7 @@ def _probe_option(name: str, claimed: Any, state: Any, engine: Engine) -> str | 
         if accepted != allowed_by_rulebook:
             verb = "may" if accepted else "may not"
             what = "jump in with" if name == "jump-in" else "stack"
-            return f"{names[seat]} {verb} {what} {card.token} here, which the rulebook's {name} {'forbids' if accepted else 'allows'}"
+            return f"{names[seat]} {verb} {what} {card.token} here, which {whose} {name} {'forbids' if accepted else 'allows'}"
     return None
 
 
@@ -941,7 +984,7 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                 else:
                     total += count * engine.rules.faces[face].points
         if result.points != total:
-            return f"{result.winner} scored {result.points} for the round; the rulebook's values give {total}"
+            return f"{result.winner} scored {result.points} for the round; {claim.whose} values give {total}"
     if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         start_side = rules.spec.start_side
         if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):

@@ -156,7 +156,7 @@ def option_unreachable(claim: Any, rules: Rules) -> str | None:
     value = rules.spec.options.get(name)
     shown = str(value).lower() if isinstance(value, bool) else str(value)
     return (
-        f"# refutation of {claim.id}: the spec sets option {name} to {shown}, not the rulebook's value\n"
+        f"# refutation of {claim.id}: the spec sets option {name} to {shown}, not {claim.whose} value\n"
         f"# no game can show it: no face of this spec is {what}, so no state of any game differs by it;\n"
         f"# the state is the compiled rules themselves (referee rules --spec {rules.spec.path})\n"
     )

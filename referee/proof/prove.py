@@ -16,6 +16,7 @@ for the shortest one that reaches a violating state, and prints it as a log.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from referee.compiler import Rules, load_rules
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
-from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Status, ask, first_sat, for_each_count
+from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, Status, ask, first_sat, for_each_count
 
 
 @dataclass
@@ -39,14 +40,19 @@ class Outcome:
     detail: str = ""
     refuted_for: list[int] = field(default_factory=list)
     source: str = ""  # for a claim: where the rulebook says it
+    restated: bool = False  # for a claim: the spec's own (a house rule's restated claim), not its rulebook's
+    withdrawn: str = ""  # for a claim: why the spec withdraws it (proved: what it speaks of never arises)
 
 
 # -- claims
 
 
-def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
+def claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
     """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
     from referee.proof import claims as c
+
+    if claim.withdrawn:
+        return _withdrawal_answer(claim, rules, players, timeout_ms)
 
     finite = {
         "points": c.points_problem,
@@ -102,6 +108,40 @@ def _claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms
     return status, refuted, ""
 
 
+def _withdrawal_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
+    """A claim a house spec withdraws holds of nothing under it: proved when what it speaks of (a play, a start card,
+    a challenge, a catch, a stack of its kind) never arises, for every player count; refuted where it still can."""
+    from referee.proof import claims as c
+
+    why = f"withdrawn by the spec ({claim.withdrawn})"
+    form, figures = claim.form, claim.figures
+    if form in ("play", "start") and not [face for face in c.faces_of(rules, figures["kind"])]:
+        return Status.PROVED, [], f"{why}: the spec has no face of kind {figures['kind']}"
+    if form == "stack":  # the compiled stacking table is what the engine asks: exact, and finite
+        kind = figures["kind"]
+        owed = sorted(owed for owed, allowed in (rules.stacking or {}).items() if kind in allowed)
+        if not owed:
+            return Status.PROVED, [], f"{why}: the spec's option stacking lets no {kind} go on any penalty"
+        return Status.REFUTED, list(players), f"{why}, but a {kind} may still go on {', '.join(owed)}: restate the claim instead"
+    if form == "play":
+        counts = c.counts_for(claim, rules, players)
+        if not counts:
+            return Status.PROVED, [], f"{why}: no player count of the spec's range is concerned"
+        return Status.REFUTED, list(counts), f"{why}, but a {figures['kind']} is still played: restate the claim instead"
+    ask: dict[str, Callable[[int], Answer]] = {
+        "start": lambda n: c.start_possible(claim, rules, n, timeout_ms),
+        "challenge": lambda n: first_sat(c.challenge_question(claim, rules, n, timeout_ms, True)),
+        "catch": lambda n: first_sat(c.catch_question(claim, rules, n, timeout_ms, True)),
+    }
+    answers = {n: ask[form](n) for n in players}
+    still = [n for n, answer in answers.items() if answer is Answer.SAT]
+    if still:
+        return Status.REFUTED, still, f"{why}, but what it speaks of still arises under the spec: restate the claim instead"
+    if any(answer is not Answer.UNSAT for answer in answers.values()):
+        return Status.UNKNOWN, [], f"{why}: the solver could not settle whether what it speaks of arises"
+    return Status.PROVED, [], f"{why}: what it speaks of never arises under the spec"
+
+
 def prove_claims(
     rules: Rules, spec_path: str, players: tuple[int, ...], timeout_ms: int, counterexamples: bool = True, only: str | None = None
 ) -> list[Outcome]:
@@ -114,12 +154,14 @@ def prove_claims(
             continue
         started = time.perf_counter()
         try:
-            status, refuted_for, detail = _claim_answer(claim, rules, players, timeout_ms)
+            status, refuted_for, detail = claim_answer(claim, rules, players, timeout_ms)
         except z3.Z3Exception as error:
             status, refuted_for, detail = Status.UNKNOWN, [], f"solver error: {error}"
         outcome = Outcome(claim.id, status, list(players), time.perf_counter() - started, detail=detail, refuted_for=refuted_for)
         outcome.source = claim.source
-        if status == Status.REFUTED and counterexamples:
+        outcome.restated = claim.restated
+        outcome.withdrawn = claim.withdrawn
+        if status == Status.REFUTED and counterexamples and not claim.withdrawn:
             outcome.counterexample = claim_counterexample(claim, rules, spec_path, refuted_for)
             if outcome.counterexample is None:
                 outcome.detail = (detail + "; " if detail else "") + "no concrete game reaching it was found within the search budget"

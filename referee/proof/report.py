@@ -23,10 +23,10 @@ def render_text(result: dict[str, Any]) -> list[str]:
             if outcome.status is Status.REFUTED:
                 extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
             lines.append(f"  {outcome.id:<28} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
-            if outcome.detail and (outcome.status is not Status.PROVED or heading == "invariants"):
+            if outcome.detail and (outcome.status is not Status.PROVED or heading == "invariants" or getattr(outcome, "withdrawn", "")):
                 lines.append(f"    {outcome.detail}")
             if outcome.status is Status.REFUTED and outcome.source:
-                lines.append(f"    the rulebook: {outcome.source}")
+                lines.append(f"    {'the spec' if outcome.restated else 'the rulebook'}: {outcome.source}")
             if outcome.counterexample:
                 lines.append("    counterexample:")
                 lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
@@ -66,6 +66,8 @@ def _outcome_json(outcome: Any, with_source: bool = False) -> dict[str, Any]:
     }
     if with_source:
         data["source"] = outcome.source
+        data["restated"] = outcome.restated
+        data["withdrawn"] = outcome.withdrawn or None
     return data
 
 

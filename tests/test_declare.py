@@ -1,0 +1,109 @@
+"""Issue 27, points 8 and 9: a house rule declared in one go (``prove --declare``), and an inherited claim withdrawn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.cli import execute as run
+
+HOUSES = {
+    # a Draw Two that draws 3: three claims at once under progressive stacking
+    "draw-three": (
+        "extends: uno-progressive\nkinds:\n  draw-two: {effects: [{next-player-draws: 3}]}\n",
+        ["play.draw-two", "start.draw-two", "stack.draw-two"],
+    ),
+    # a two-player Reverse that only reverses: the option and the play claim
+    "reverse": (
+        "extends: uno\noptions:\n  two-player-reverse: {value: reverse}\n",
+        ["play.reverse.two-players", "option.two-player-reverse"],
+    ),
+    # the catch penalty: the option and the catch claim
+    "catch": ("extends: uno-flip\noptions:\n  uno-catch-penalty: {value: 4}\n", ["uno.catch", "option.uno-catch-penalty"]),
+}
+
+
+def _spec(tmp_path: Path, name: str, body: str) -> Path:
+    spec = tmp_path / f"{name}.yaml"
+    spec.write_text(f"format: referee-spec/1\nname: {name}\n{body}", encoding="utf-8")
+    return spec
+
+
+@pytest.mark.parametrize("name", sorted(HOUSES))
+def test_declare_prints_every_claim_the_change_makes_untrue_and_the_spec_then_proves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    body, ids = HOUSES[name]
+    spec = _spec(tmp_path, name, body)
+    assert run(["prove", "--spec", str(spec), "--no-cache"]) == 1  # refuted as it stands
+    capsys.readouterr()
+    assert run(["prove", "--spec", str(spec), "--declare", "--no-cache"]) == 1
+    block = capsys.readouterr().out
+    assert [line.split("id: ")[1] for line in block.splitlines() if line.startswith("  - id: ")] == ids
+    assert "restate by hand" not in block
+    spec.write_text(spec.read_text(encoding="utf-8") + "\n".join(line for line in block.splitlines() if not line.startswith("#")) + "\n")
+    assert run(["prove", "--spec", str(spec), "--no-cache"]) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    assert run(["prove", "--spec", str(spec), "--declare", "--no-cache"]) == 0
+    assert "nothing to declare" in capsys.readouterr().out
+
+
+def test_declare_on_a_shipped_spec_has_nothing_to_declare(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["prove", "--spec", "uno-progressive", "--declare"]) == 0
+    assert capsys.readouterr().out == "# uno-progressive: every claim in force holds; nothing to declare\n"
+
+
+def test_the_draw_three_block_reads_as_yaml_with_the_spec_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec(tmp_path, "three", HOUSES["draw-three"][0])
+    run(["prove", "--spec", str(spec), "--declare", "--no-cache"])
+    out = capsys.readouterr().out
+    assert "    play: {kind: draw-two, next: 1, owes: 3, colour: card}" in out
+    assert "    start: {kind: draw-two, to-act: 1, owes: 3, colour: card}" in out
+    assert "    stack: {kind: draw-two, adds: 3}" in out
+    assert "this spec's figures: owes 3" in out and "House rule - House rule" not in out
+
+
+TWOS = (
+    "extends: uno-progressive\noptions:\n  stacking: {value: {draw-two: [STACK]}}\nclaims:\n"
+    "  - id: option.stacking\n    statement: House rule - what goes on a Draw Two owed.\n"
+    "    source: {key: house, section: Progressive stacking}\n    option: {stacking: {draw-two: [STACK]}}\n"
+    "  - id: stack.wild-draw-four\n    withdrawn: only Draw Twos stack at this table\n"
+)
+
+
+def test_a_withdrawn_claim_is_proved_when_what_it_speaks_of_never_arises(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Point 9: built on uno-progressive, stacking only Draw Twos: stack.wild-draw-four withdrawn, with the reason printed."""
+    spec = _spec(tmp_path, "twos", TWOS.replace("STACK", "draw-two"))
+    assert run(["prove", "--spec", str(spec), "--no-cache"]) == 0
+    out = capsys.readouterr().out
+    assert "stack.wild-draw-four         proved" in out
+    assert "withdrawn by the spec (only Draw Twos stack at this table): the spec's option stacking lets no wild-draw-four" in out
+
+
+def test_a_withdrawal_is_refuted_where_the_claim_still_speaks_of_something(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = _spec(tmp_path, "fours", TWOS.replace("STACK", "draw-two, wild-draw-four"))
+    assert run(["prove", "--spec", str(spec), "--no-cache"]) == 1
+    out = capsys.readouterr().out
+    assert "stack.wild-draw-four         refuted" in out and "a wild-draw-four may still go on draw-two: restate the claim instead" in out
+
+
+@pytest.mark.parametrize(
+    ("claim", "says"),
+    [
+        ("option.stacking", "is an option claim, which always speaks of the spec"),
+        ("stack.wild-drw-four", "its rulebook has no such claim (did you mean 'stack.wild-draw-four'?)"),
+    ],
+)
+def test_only_a_claim_about_a_situation_can_be_withdrawn(tmp_path: Path, capsys: pytest.CaptureFixture[str], claim: str, says: str) -> None:
+    spec = _spec(tmp_path, "bad", f"extends: uno-progressive\nclaims:\n  - id: {claim}\n    withdrawn: not here\n")
+    assert run(["prove", "--spec", str(spec), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
+def test_a_withdrawn_play_claim_of_a_kind_the_spec_removed_is_proved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A play claim withdrawn from the classic rulebook (its claims file): the kind is gone from the deck."""
+    spec = _spec(tmp_path, "noskip", "extends: uno\nclaims:\n  - id: play.skip\n    withdrawn: no Skip in this deck\n")
+    assert run(["prove", "--spec", str(spec), "--claim", "play.skip", "--no-cache"]) == 1  # the deck still has Skips
+    assert "a skip is still played: restate the claim instead" in capsys.readouterr().out
