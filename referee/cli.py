@@ -44,6 +44,23 @@ def _no_cache(ctx: click.Context, param: click.Parameter, value: bool) -> None:
         rules_cache.enabled = False
 
 
+def _complete_files(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of a file or folder name (the shell lists them: click's ``file`` completion type)."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type="file")]
+
+
+def _complete_spec(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+    """Shell completion of ``--spec``: the shipped spec names that start with what is typed, and file names."""
+    from click.shell_completion import CompletionItem
+
+    from referee.spec_paths import shipped_spec_names
+
+    names = [CompletionItem(name) for name in shipped_spec_names() if name.startswith(incomplete)]
+    return [CompletionItem(incomplete, type="file"), *names]  # bash: the names where any match, else file names
+
+
 def _spec_option(default: bool) -> Callable[[F], F]:
     """``--spec`` and, beside it, ``--no-cache`` (every command that reads a spec can bypass the rules cache); with
     ``default``, the option defaults to the default spec (``specs/default-spec``)."""
@@ -61,6 +78,7 @@ def _spec_option(default: bool) -> Callable[[F], F]:
         default=default_name if default else None,
         metavar="NAME|FILE",
         callback=_resolve_spec,
+        shell_complete=_complete_spec,
         help=help_text,
     )
     no_cache = click.option(
@@ -99,7 +117,7 @@ _format_option = click.option(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="referee")
+@click.version_option(None, "-V", "--version", package_name="referee")
 @click.option("--debug", is_flag=True, help="Show a traceback for an internal error.")
 def main(debug: bool) -> None:
     """The UNO Flip referee: check recorded games against the rules as data.
@@ -201,7 +219,7 @@ def _write_witness(log: Path, out: Path, verdict: Any) -> None:
 
 
 @main.command()
-@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...", shell_complete=_complete_files)
 @_spec_option(False)
 @_spec_path_option
 @_batch_format_option
@@ -414,7 +432,7 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     help="Stop a game after this many moves: its log ends unfinished and nobody wins it (bots that never finish).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print results.json to standard output instead of the table.")
-@click.argument("bots", nargs=-1, required=True, metavar="BOT...")
+@click.argument("bots", nargs=-1, required=True, metavar="BOT...", shell_complete=_complete_files)
 def play(
     spec_path: Path,
     games: int,
@@ -463,7 +481,7 @@ def play(
     from referee.compiler import load_rules
     from referee.host import Match
     from referee.inputs import display_name, prepare_output_folder
-    from referee.log_writer import write_output_file
+    from referee.log_writer import bundle_spec, write_output_file
     from referee.spec_paths import shipped_spec_path
 
     rules = load_rules(spec_path)
@@ -479,13 +497,15 @@ def play(
         if not command:
             raise click.UsageError("a bot is a command line, not an empty string")
         commands.append(command)
-    spec_name = spec.name if shipped_spec_path(spec.name) == spec_path else str(spec_path.resolve())
+    shipped = shipped_spec_path(spec.name) == spec_path
     prepare_output_folder(out_dir)
     earlier = sorted(path.name for path in out_dir.iterdir() if path.name == "results.json" or path.name.startswith("game-"))
     if earlier:  # a second match's logs beside a first's would be checked as one match
         raise errors.InputError(
             f"already holds a match ({earlier[0]}): give an empty or new folder", errors.Position(errors.escape(str(out_dir)))
         )
+    # a spec file is copied into the match folder, and the logs name the copy: the folder checks from anywhere
+    spec_line = None if shipped else bundle_spec(spec_path, out_dir)
     progress = sys.stderr is not None and sys.stderr.isatty()
 
     def written(number: int, log: str, table: object) -> None:
@@ -493,7 +513,8 @@ def play(
         if progress:
             click.echo(f"\r{number + 1}/{games} games played", nl=False, err=True)
 
-    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written, max_moves=max_moves)
+    spec_name = spec.name if shipped else spec_path
+    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written, max_moves=max_moves, spec_line=spec_line)
     match.run()
     if progress:
         click.echo("", err=True)
@@ -548,10 +569,12 @@ def simulate(
 
     Game number K (from 0) uses seed SEED+K and is written to
     OUT/game-SSSSSS.log with SSSSSS that seed in six digits, for example
-    game-000007.log. A spec given as a file is written into each log as an
-    absolute path; a log may name only a spec in its own folder tree, so
-    check such logs with --spec-path DIR (the spec's folder) or --spec FILE.
-    Progress goes to standard error when it is a terminal.
+    game-000007.log. A spec given as a file is copied into OUT/specs/ (with
+    the files it extends) and each log names the copy ('spec specs/NAME.yaml'),
+    so 'referee check OUT' needs no flag and the folder can be moved whole; on
+    standard output the log names the file's absolute path (check it with
+    --spec-path DIR or --spec FILE). Progress goes to standard error when it
+    is a terminal.
 
     \b
     Exit status: 0 written, 2 bad options, a spec the players do not fit, or an output folder that cannot be written.
@@ -563,7 +586,7 @@ def simulate(
     """
     from referee.compiler import load_rules
     from referee.inputs import prepare_output_folder
-    from referee.log_writer import write_output_file
+    from referee.log_writer import bundle_spec, write_output_file
     from referee.simulate import simulate_game
     from referee.spec_paths import default_spec_name, shipped_spec_path
 
@@ -579,11 +602,14 @@ def simulate(
         )
     if games > 1 and out_dir is None:
         raise click.UsageError(f"{games} games need --out DIR (one file per game); standard output takes one game")
-    # The log names its spec: nothing for the default, a shipped name, or else the file's absolute path.
+    # The log names its spec: nothing for the default, a shipped name, or a spec file: with --out, its copy in the
+    # folder (specs/NAME.yaml, named relative to the logs), else the file's absolute path.
     shipped = shipped_spec_path(spec.name) == spec_path
     spec_line = None if shipped and spec.name == default_spec_name() else spec.name if shipped else str(spec_path.resolve())
     if out_dir is not None:
         prepare_output_folder(out_dir)
+        if not shipped:
+            spec_line = bundle_spec(spec_path, out_dir)
     progress = out_dir is not None and games > 1 and sys.stderr is not None and sys.stderr.isatty()
     for number in range(games):
         text = simulate_game(rules, players, seed + number, mode, spec_line=spec_line, max_rounds=max_rounds, target=target)
@@ -602,7 +628,7 @@ def simulate(
 
 
 @main.command()
-@click.argument("target", metavar="LOG:LINE | LOG")
+@click.argument("target", metavar="LOG:LINE | LOG", shell_complete=_complete_files)
 @click.option("--line", type=click.IntRange(1), help="The line to explain (instead of LOG:LINE).")
 @click.option("--move", help='A hypothetical event to judge at that line instead of the recorded one, e.g. "Bob plays red-5".')
 @_spec_option(False)
@@ -659,7 +685,13 @@ def explain(
     help="Print the spec's deck instead: every physical card, grouped by its first face (in UNO Flip, what each light "
     "face is paired with), with how many there are.",
 )
-def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool) -> None:
+@click.option(
+    "--claims",
+    is_flag=True,
+    help="Print the claims 'referee prove' holds the spec to instead (its rulebook's, and those it restates or "
+    "withdraws): id and statement; with a CLAIM-ID, that claim's source and figures.",
+)
+def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, claims: bool) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
 
     Summaries show the option values in force under the spec (a house spec
@@ -676,6 +708,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool) 
       referee rules challenge.innocent       # one rule, with the options that change it
       referee rules --spec house-stacking penalty.no-stacking
       referee rules --deck                   # which dark face each light face is paired with
+      referee rules --claims --spec uno      # the claims 'referee prove' checks
     """
     import json
 
@@ -683,6 +716,11 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool) 
 
     compiled = _load_rules(spec_path)
     spec = compiled.spec
+    if claims:
+        if deck:
+            raise click.UsageError("give --claims or --deck, not both")
+        _print_claims(compiled, rule_id, output_format)
+        return
     if deck:
         if rule_id is not None:
             raise click.UsageError("--deck prints the whole deck: give no rule id with it")
@@ -715,8 +753,35 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool) 
             click.echo(errors.escape(f"  enforced by the checks: {', '.join(item['checks'])}"))
 
 
+def _print_claims(compiled: Any, claim_id: str | None, output_format: str) -> None:
+    """``rules --claims``: the claims in force for a spec (one, with its figures, when ``claim_id`` is given)."""
+    import json
+
+    from referee.proof.claims import game_claims
+
+    every = game_claims(compiled)
+    chosen = every if claim_id is None else [claim for claim in every if claim.id == claim_id]
+    if not chosen:
+        hint = errors.did_you_mean(claim_id or "", [claim.id for claim in every])
+        raise click.UsageError(f"spec {compiled.spec.name} has no claim '{errors.escape(claim_id or '')}'{errors.escape(hint)}")
+    data = [claim.to_json() for claim in chosen]
+    if output_format == "json":
+        click.echo(json.dumps({"spec": compiled.spec.name, "claims": data}, indent=1, ensure_ascii=False))
+        return
+    for item in data:
+        where = " (withdrawn: " + item["withdrawn"] + ")" if item["withdrawn"] else " (restated by the spec)" if item["restated"] else ""
+        if claim_id is None:
+            click.echo(errors.escape(f"{item['id']:<28} {item['statement']}{where}"))
+            continue
+        click.echo(errors.escape(f"{item['id']}: {item['statement']}{where}"))
+        click.echo(errors.escape(f"  source: {item['source']}"))
+        if item["if"]:
+            click.echo(errors.escape(f"  in force when: {json.dumps(item['if'])}"))
+        click.echo(errors.escape(f"  {item['form']}: {json.dumps(item['figures'])}"))
+
+
 @main.command()
-@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...")
+@click.argument("logs", nargs=-1, required=True, metavar="FILE|DIR|URL|-...", shell_complete=_complete_files)
 @_spec_option(False)
 @_spec_path_option
 @_batch_format_option
@@ -827,7 +892,7 @@ def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
 
 
 @main.command()
-@click.argument("log", metavar="LOG|-")
+@click.argument("log", metavar="LOG|-", shell_complete=_complete_files)
 @click.option("--out", "out_path", type=click.Path(path_type=Path), help="The page to write (default: the log's name with .html).")
 @click.option("--line", type=click.IntRange(1), help="Open the page at this line (the URL fragment #line-N does the same).")
 @_spec_option(False)
@@ -1017,8 +1082,10 @@ def prove(
         known = [i.id for i in invariants.invariants]
         claim_ids = {claim.id for compiled in loaded for claim in game_claims(compiled)}
         if invariant_id not in known and invariant_id not in claim_ids:
+            hint = errors.escape(errors.did_you_mean(invariant_id, [*known, *claim_ids]))
             raise click.UsageError(
-                f"no invariant or claim '{errors.escape(invariant_id)}' (invariants: {', '.join(known)}; claims: see specs/claims/)"
+                f"no invariant or claim '{errors.escape(invariant_id)}'{hint} (invariants: {', '.join(known)}; "
+                "claims: 'referee rules --claims --spec SPEC')"
             )
     if declare:
         _declare(paths, loaded, players, timeout_ms)

@@ -136,12 +136,12 @@ def shuffle(engine: Table, event: ev.Shuffle) -> None:
     if Counter(cards).items() != state.deck_counts.items():
         missing = state.deck_counts - Counter(cards)
         extra = Counter(cards) - state.deck_counts
-        detail = []
+        detail = [f"{len(cards)} card{'' if len(cards) == 1 else 's'}"]
         if missing:
-            detail.append("missing " + ", ".join(sorted(c.token for c in missing.elements()))[:200])
+            detail.append("missing " + _some(sorted(c.token for c in missing.elements())))
         if extra:
-            detail.append("extra " + ", ".join(sorted(c.token for c in extra.elements()))[:200])
-        raise Reject("bad-setup", "shuffle", f"the shuffle is not the deck ({len(cards)} cards; {'; '.join(detail)})")
+            detail.append("extra " + _some(sorted(c.token for c in extra.elements())))
+        raise Reject("bad-setup", "shuffle", f"the shuffle is not the deck ({'; '.join(detail)})")
     state.full_mode = True
     state.draw_pile = cards[::-1]
     for seat in deal_order(state.dealer, state.player_count, engine.rules.spec.hand_size):
@@ -282,3 +282,9 @@ def turn_up(engine: Table, card: Card) -> None:
     if "apply-effects" in at_start:
         engine.apply_effects(dealer_seat, face_rules, 0, start=True)
     engine.settle()
+
+
+def _some(tokens: list[str], most: int = 12) -> str:
+    """Up to ``most`` card names, then how many more: a message stays readable for a shuffle of one card."""
+    shown = ", ".join(tokens[:most])
+    return shown if len(tokens) <= most else f"{shown} and {len(tokens) - most} more"

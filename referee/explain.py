@@ -67,7 +67,7 @@ def rule_data(rule: Rule, rules: Rules) -> dict[str, Any]:
         "id": rule.id,
         "summary": rule.summary,
         "source": rule.citation.render(spec.sources),
-        "ruling": None if rule.ruling is None else {"number": rule.ruling, "text": ruling_text(rule.ruling)},
+        "ruling": None if rule.ruling is None else {"number": rule.ruling, "text": ruling_text(rule.ruling, spec.game)},
         "options": {name: _option_value(spec.options.get(name)) for name in rule.options},
         "checks": list(rule.checks),
     }
@@ -400,7 +400,7 @@ def render_text(result: dict[str, Any]) -> list[str]:
     if window:
         said = "said UNO" if window["called"] else ("caught" if window["caught"] else "has not said UNO")
         lines.append(f"  UNO window open: {window['player']} played to one card at line {window['line']} and {said}")
-    hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items())
+    hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items()) or "none dealt yet"
     lines.append(f"  hands: {hands}; draw pile {state['draw_pile']}, discard pile {state['discard_pile']}")
     if result["hand"] == [] and state["hands"].get(result["player"]):
         lines.append(f"  {result['player']}'s hand: hidden (a public round)")

@@ -171,6 +171,7 @@ class Game:
         seed: int | None = None,
         target: int | None = None,
         options: Mapping[str, Any] | None = None,
+        spec_line: str | None = None,
     ) -> Game:
         """A new game dealt for round 1: ``spec`` a shipped name, a file or compiled rules (default: UNO Flip).
 
@@ -182,13 +183,17 @@ class Game:
         ``options`` sets what a log's header can state besides its spec: ``target`` (as above) and ``deck`` (the
         physical cards, in any order: another pairing of the same faces; the log gets a ``deck`` line). Any other
         option is a ``ValueError``: a log names only its spec, so another rule needs a house spec file.
+        ``spec_line`` is what the log's ``spec`` line says instead of the spec's name or path (a copy of the spec
+        file beside the log, named relative to it, as ``referee simulate --out`` and ``referee play`` write).
         """
         players = check_names(players)
         rules = _rules(spec)
         if mode not in MODES:
             raise UsageError(f"mode is full or observed, not '{mode}'")
         header: list[ev.Event] = [ev.Players(1, tuple(players))]
-        if rules.spec.name != default_spec_name():
+        if spec_line is not None:
+            header.append(ev.SpecName(2, spec_line))
+        elif rules.spec.name != default_spec_name():
             header.append(ev.SpecName(2, spec if isinstance(spec, str) and not spec.endswith((".yaml", ".yml")) else rules.spec.path))
         chosen = dict(options or {})
         unknown = sorted(set(chosen) - {"target", "deck"})

@@ -20,6 +20,7 @@ import re
 import selectors
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from referee.table import Decision, Table
 PROTOCOL = 1
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
+MAX_STDERR = 4096  # bytes of a bot's standard error kept, to say why it could not start
 MAX_MOVES = 100_000  # moves in one game before the host stops it (random bots finish a game in a few thousand)
 _LIVE: list[Bot] = []  # every bot process running, for stop_bots on Ctrl-C
 
@@ -56,16 +58,41 @@ class Bot:
             self.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: stopping the bot stops what it started
         )
-        assert self.process.stdin is not None and self.process.stdout is not None
+        assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buffer = b""
+        self.answers = 0  # lines it has written: a bot that ends before its first could not start
+        self.stderr_head = bytearray()  # the start of its standard error (MAX_STDERR bytes); the rest is read and dropped
+        self._drain = threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True)
+        self._drain.start()
         _LIVE.append(self)
+
+    def _read_stderr(self, stream: Any) -> None:
+        """Read the bot's standard error to its end, keeping its first bytes (what it says when it cannot start)."""
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := stream.read1(65536):
+                if len(self.stderr_head) < MAX_STDERR:
+                    self.stderr_head += chunk[: MAX_STDERR - len(self.stderr_head)]
+
+    def could_not_start(self) -> str | None:
+        """Why the bot could not start, when it ended without ever answering (its exit status and the first lines of
+        its standard error); None while it runs or once it has answered."""
+        if self.answers or self.process.poll() is None:
+            return None
+        self._drain.join(timeout=1)
+        code = self.process.returncode
+        status = f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
+        said = bytes(self.stderr_head).decode("utf-8", errors="replace").strip().splitlines()[:5]
+        shown = " / ".join(escape(line[:200]) for line in said if line.strip())
+        return f"{status} before its first answer" + (
+            f"; its standard error: {shown}" if shown else " (it wrote nothing on standard error)"
+        )
 
     def ask(self, message: bytes, timeout: float) -> str:
         """Send one line and wait for one line back (``BotGone`` if none comes by the deadline or the bot is gone)."""
@@ -105,6 +132,7 @@ class Bot:
                     raise BotGone("crash", self._gone("closed its output"))
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
+        self.answers += 1
         return line.decode("utf-8", errors="replace").strip()
 
     def _gone(self, what: str) -> str:
@@ -126,7 +154,7 @@ class Bot:
                 with contextlib.suppress(OSError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-        for stream in (process.stdin, process.stdout):
+        for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
@@ -242,8 +270,10 @@ class Match:
         target: int | None = None,
         on_game: Callable[[int, str, Table], None] | None = None,
         max_moves: int = MAX_MOVES,
+        spec_line: str | None = None,
     ) -> None:
         self.spec = spec
+        self.spec_line = spec_line  # what the logs' spec line says (a copy of a spec file beside them)
         self.commands = [tuple(command) for command in commands]
         self.games = games
         self.seed = seed
@@ -278,7 +308,7 @@ class Match:
     def _game(self, number: int) -> None:
         shift = number % len(self.names)
         seats = self.names[shift:] + self.names[:shift]  # seats rotate; the dealer is the last seat, so it rotates too
-        table = Table(self.spec, seats, seed=self.seed + number, target=self.target)
+        table = Table(self.spec, seats, seed=self.seed + number, target=self.target, spec_line=self.spec_line)
         while (decision := table.decision()) is not None:
             if table.moves >= self.max_moves:  # bots that never finish (always drawing, say) do not hold the match up
                 self.unfinished.append(number + 1)
@@ -308,6 +338,9 @@ class Match:
             try:
                 answer = bot.ask((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"), self.move_timeout)
             except BotGone as gone:
+                why = bot.could_not_start() if gone.kind == "crash" else None
+                if why is not None:  # a missing script, a wrong interpreter: the match cannot be played as asked
+                    raise UsageError(f"bot {name} could not start: '{escape(' '.join(bot.command))}' {why}") from None
                 if gone.kind == "timeout":
                     record.timeouts += 1
                 else:

@@ -97,6 +97,8 @@ def why_unknown(rules: Rules, token: str) -> str:
     """Why ``token`` names no card of this game, in the spec's own side names, with the nearest face if one is near."""
     catalogue = rules.catalogue
     names = rules.spec.side_names
+    if token.isdigit():  # 'Bob draws 6' outside a public round
+        return f"a count of cards ('draws {token}') is written only in a public round (after a 'public' line); here name each card drawn"
     if len(names) == 1:
         if "/" in token:
             return "a card of this game is written as its face (red-7)"

@@ -264,11 +264,12 @@ class LogReader:
             verb = tokens[1].lower()
             if verb in VERBS:
                 return self._event_line(line, first, verb, tokens)
-        if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2:
-            hint = did_you_mean(tokens[1].lower(), VERBS)
-            self._error(line, f"unknown verb '{_show(tokens[1])}'{hint} (expected one of: {', '.join(sorted(VERBS))})")
+        keyword_hint = did_you_mean(keyword, KEYWORDS - {"uno"})  # a mistyped keyword ('player Ann Bob')
+        verb_hint = did_you_mean(tokens[1].lower(), VERBS) if len(tokens) >= 2 else ""
+        if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2 and (verb_hint or not keyword_hint):
+            self._error(line, f"unknown verb '{_show(tokens[1])}'{verb_hint} (expected one of: {', '.join(sorted(VERBS))})")
         else:
-            self._error(line, f"unknown line '{_show(first)}'")
+            self._error(line, f"unknown line '{_show(first)}'{keyword_hint}")
         return None
 
     # -- header and round structure
@@ -510,7 +511,8 @@ class LogReader:
             if card is None:
                 card = token.lower()
                 if self.form.pairs and not _CARD.fullmatch(card):
-                    self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3)")
+                    counted = "; a count of cards ('draws 6') is written only in a public round" if card.isdigit() else ""
+                    self._error(line, f"'{_show(token)}' is not a physical card written LIGHT/DARK (e.g. red-7/teal-3){counted}")
                     return None
                 if len(known) < 10_000:
                     known[token] = card

@@ -73,6 +73,35 @@ def _new_file_mode(path: Path) -> int:
         return 0o666 & ~mask
 
 
+SPEC_FOLDER = "specs"  # where written logs keep a copy of the spec file they name
+
+
+def bundle_spec(spec_path: Path, out_dir: Path) -> str:
+    """Copy a spec file, and the files of its ``extends`` chain that are not shipped, into ``out_dir/specs/`` (their
+    places relative to the spec's folder kept) and give the ``spec`` line the logs written in ``out_dir`` name it by.
+
+    A log's ``spec`` line may name only a file in the log's own folder tree (docs/commands.md): a folder of written
+    games then checks from anywhere, and can be moved or shared whole."""
+    from referee.spec_extends import spec_files
+
+    base = spec_path.resolve().parent
+    folder = out_dir / SPEC_FOLDER
+    for file in spec_files(spec_path):
+        try:
+            relative = file.resolve().relative_to(base)
+        except ValueError:
+            raise InputError(
+                "extends a file outside its own folder: it cannot be copied beside the games", Position(escape(str(file)))
+            ) from None
+        target = folder / relative
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot create folder: {error.strerror or error}", Position(escape(str(target.parent)))) from None
+        write_output_file(target, file.read_text(encoding="utf-8"))
+    return f"{SPEC_FOLDER}/{spec_path.resolve().relative_to(base).as_posix()}"
+
+
 def write_output_file(path: Path, text: str) -> None:
     """Write an output file safely: refuse a symlink, FIFO or device; no partial file if anything fails.
 

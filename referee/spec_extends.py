@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from referee.errors import Position, SpecError, escape
+from referee.errors import Position, SpecError, did_you_mean, escape
 from referee.spec_model import Spec, replace_spec
 from referee.spec_nodes import Mapping, Scalar, Sequence
 from referee.spec_paths import SPECS, default_spec_name, shipped_spec_names, shipped_spec_path
@@ -60,8 +60,11 @@ def resolve_spec(name: str, relative_to: Path | None, roots: tuple[Path, ...] = 
     except OSError as error:  # a folder on the way that may not be searched
         raise SpecError([(Position(escape(name)), f"cannot read spec: {error.strerror or error}")]) from None
     if not found:
-        known = ", ".join(shipped_spec_names())
-        raise SpecError([(Position(escape(name)), f"no spec '{escape(name)}': not a shipped spec ({known}) nor a file")])
+        names = shipped_spec_names()
+        hint = did_you_mean(name, list(names))
+        raise SpecError(
+            [(Position(escape(name)), f"no spec '{escape(name)}'{escape(hint)}: not a shipped spec ({', '.join(names)}) nor a file")]
+        )
     return path
 
 
@@ -149,8 +152,73 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
     """Load, merge (``extends``) and validate a spec file; ``extends`` may name files below the spec's folder or ``roots``."""
     tree, game, stated = _merged_tree(path, 0, roots)
-    spec = build_spec(tree, str(path))
+    spec = build_spec(_with_switch_rules(tree), str(path))
     return replace_spec(spec, game=game, game_stated=stated) if game else spec
+
+
+def spec_files(path: Path) -> list[Path]:
+    """The files a spec is read from that are not shipped: the spec itself and the files its ``extends`` chain names
+    below its folder (what a copy of the spec needs beside it)."""
+    global READ
+    read: list[Path] = []
+    READ = read
+    try:
+        load_spec(path)
+    finally:
+        READ = None
+    shipped = SPECS.resolve()
+    return [file for file in dict.fromkeys(read) if not file.resolve().is_relative_to(shipped)]
+
+
+HOUSE_SWITCHES = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable")
+
+
+def _with_switch_rules(tree: Mapping) -> Mapping:
+    """A house switch turned on in the short form (``{value: true}``, no ``rule``) cites the shipped rule for it
+    (``specs/house-switches.yml``), which is added to the spec with the ``house`` source unless the spec has them."""
+    options = tree.entries.get("options")
+    if not isinstance(options, Mapping):
+        return tree
+    entries_of = {name: entry.entries for name, entry in options.entries.items() if isinstance(entry, Mapping)}
+    short = [name for name in HOUSE_SWITCHES if name in entries_of and "rule" not in entries_of[name]]
+    if not short:
+        return tree
+    from referee.spec_loader import load_file
+
+    shipped = load_file(SPECS / "house-switches.yml")
+    shipped_rules = shipped.entries["rules"]
+    assert isinstance(shipped_rules, Sequence)
+    defaults = {_rule_id(item): item for item in shipped_rules.items}
+    entries, keys = dict(tree.entries), dict(tree.keys)
+    rules = entries.get("rules")
+    items = list(rules.items) if isinstance(rules, Sequence) else []
+    known = {_rule_id(item) for item in items}
+    option_entries = dict(options.entries)
+    for name in short:
+        entry = option_entries[name]
+        assert isinstance(entry, Mapping)
+        rule_id = f"house.{name}"
+        option_entries[name] = Mapping(
+            {**entry.entries, "rule": Scalar(rule_id, entry.position)}, {**entry.keys, "rule": entry.position}, entry.position
+        )
+        if rule_id not in known:
+            items.append(defaults[rule_id])
+    entries["options"] = Mapping(option_entries, dict(options.keys), options.position)
+    entries["rules"] = Sequence(tuple(items), rules.position if rules is not None else tree.position)
+    keys.setdefault("rules", tree.position)
+    sources = entries.get("sources")
+    house = shipped.entries["sources"]
+    assert isinstance(house, Mapping)
+    if isinstance(sources, Mapping) and "house" not in sources.entries:
+        entries["sources"] = Mapping(
+            {**sources.entries, "house": house.entries["house"]}, {**sources.keys, "house": house.position}, sources.position
+        )
+    return Mapping(entries, keys, tree.position)
+
+
+def _rule_id(item: object) -> str:
+    rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
+    return rule_id.value if isinstance(rule_id, Scalar) else ""
 
 
 def _merged_tree(path: Path, depth: int, roots: tuple[Path, ...]) -> tuple[Mapping, str, bool]:

@@ -137,9 +137,27 @@ def rulings() -> dict[int, tuple[str, str]]:
     return result
 
 
-def ruling_text(number: int) -> str:
-    """The text of ruling ``number`` ("" for a number the project has not ruled on)."""
-    return rulings().get(number, ("", ""))[1]
+def ruling_text(number: int, game: str = "") -> str:
+    """The text of ruling ``number`` ("" for a number the project has not ruled on); for ``game`` (a spec's root
+    game), its own wording where the ruling has one (``games:`` in ``specs/rulings.yml``: the card values differ)."""
+    return _game_rulings().get((number, game)) or rulings().get(number, ("", ""))[1]
+
+
+@functools.cache
+def _game_rulings() -> dict[tuple[int, str], str]:
+    """The rulings' wordings for one game (``games: {GAME: TEXT}``), by (number, game)."""
+    tree = load_text_resource("rulings.yml")
+    items = tree.entries.get("rulings")
+    assert isinstance(items, Sequence)
+    result: dict[tuple[int, str], str] = {}
+    for item in items.items:
+        assert isinstance(item, Mapping)
+        games, number = item.entries.get("games"), item.entries["number"]
+        if isinstance(games, Mapping) and isinstance(number, Scalar):
+            for game, text in games.entries.items():
+                assert isinstance(text, Scalar)
+                result[(int(number.value), game)] = text.value
+    return result
 
 
 def load_text_resource(name: str) -> Mapping:

@@ -234,9 +234,11 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         if count > 1:
             reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
     stacking = options.get("stacking", ())
+    named: set[str] = set()  # each unknown kind reported once, however often the table names it
     for owed, allowed in stacking:  # type: ignore[attr-defined]
         for kind_name in (owed, *allowed):
-            if kind_name not in kind_names:
+            if kind_name not in kind_names and kind_name not in named:
+                named.add(kind_name)
                 reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{did_you_mean(kind_name, kind_names)}")
         if owed in kind_names and not any(
             effect.name.startswith("next-player-draws") for kind in kinds if kind.name == owed for effect in kind.effects
@@ -696,7 +698,11 @@ def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) 
             reader.keys(source, CITATION_KEYS, CITATION_KEYS, "a rule's source")
             key = reader.text(source.entries.get("key"), "key") or ""
             if key and key not in sources:
-                reader.error(source.position, f"rule '{rule_id}' cites unknown source '{key}'{did_you_mean(key, set(sources))}")
+                reader.error(
+                    source.position,
+                    f"rule '{rule_id}' cites unknown source '{key}'{did_you_mean(key, set(sources))} "
+                    f"(sources: {', '.join(sorted(sources))})",
+                )
             citation = Citation(key, reader.text(source.entries.get("section"), "section") or "")
         ruling = reader.number(entry.entries.get("ruling"), "ruling", 1) if "ruling" in entry.entries else None
         options = tuple(reader.text(o, "an option") or "" for o in reader.sequence(entry.entries.get("options"), "options"))

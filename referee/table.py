@@ -52,9 +52,10 @@ class Table:
         seed: int,
         dealer: str | None = None,
         target: int | None = None,
+        spec_line: str | None = None,
     ) -> None:
         self.random = random.Random(seed)
-        self.game = Game.new(spec, players, dealer=dealer, seed=self.random.randrange(2**32), target=target)
+        self.game = Game.new(spec, players, dealer=dealer, seed=self.random.randrange(2**32), target=target, spec_line=spec_line)
         self.moves = 0  # moves made by players (not the table's own)
         self.winners: list[str | None] = []  # each round's winner, as rounds end
         self._asked: set[str] = set()

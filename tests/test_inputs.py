@@ -166,15 +166,21 @@ def test_simulate_several_games_need_a_folder_and_write_checkable_files(tmp_path
     result = referee("simulate", "--spec", "my.yaml", "--games", "2", "--seed", "7", "--out", str(out), cwd=spec.parent)
     assert result.returncode == 0, result.stderr
     files = sorted(path.name for path in out.iterdir())
-    assert files == ["game-000007.log", "game-000008.log"]
-    assert f"spec {spec}".encode() in (out / "game-000007.log").read_bytes()
+    assert files == ["game-000007.log", "game-000008.log", "specs"]
+    # the spec is copied beside the games and named relative to them (issue 27, point 12): the folder checks from
+    # anywhere with no flag, and can be moved whole; the security rule (a log names only its own tree) is unchanged
+    assert b"\nspec specs/my.yaml\n" in (out / "game-000007.log").read_bytes()
+    assert (out / "specs" / "my.yaml").read_bytes() == spec.read_bytes()
     umask = os.umask(0)
     os.umask(umask)
-    assert all((path.stat().st_mode & 0o777) == (0o666 & ~umask) for path in out.iterdir())
-    refused = referee("check", str(out), cwd=Path("/"))  # the spec is outside the logs' folder: the logs may not name it
-    assert refused.returncode == 2 and b"--spec-path DIR" in refused.stderr, refused.stderr
-    elsewhere = referee("check", "--spec-path", str(spec.parent), str(out), cwd=Path("/"))
-    assert elsewhere.returncode == 0, elsewhere.stdout
+    assert all((path.stat().st_mode & 0o777) == (0o666 & ~umask) for path in out.glob("*.log"))
+    anywhere = referee("check", str(out), cwd=Path("/"))
+    assert anywhere.returncode == 0, anywhere.stdout + anywhere.stderr
+    moved = tmp_path / "moved"
+    out.rename(moved)
+    assert referee("check", str(moved), cwd=Path("/")).returncode == 0
+    one = referee("simulate", "--spec", "my.yaml", "--seed", "7", cwd=spec.parent)  # standard output: the absolute path
+    assert f"\nspec {spec}\n".encode() in one.stdout
     assert b"game-000007.log" in referee("simulate", "--help").stdout
 
 

@@ -175,6 +175,24 @@ def test_step_to_the_error_with_the_keyboard(browser: Any, tmp_path: Path) -> No
     _no_traffic(opened)
 
 
+def test_a_log_with_an_error_opens_at_it(browser: Any, tmp_path: Path) -> None:
+    """Issue 27, point 13: no --line and no fragment: the page opens at the first error, not at line 1."""
+    opened = _open(browser, SCENARIOS / "codes" / "illegal-play.log", tmp_path)
+    assert opened.text("#position") == "line 7 of 7"
+    assert "Line 7: illegal-play [play.match]" in opened.text("#error-panel")
+    _no_traffic(opened)
+
+
+def test_a_public_round_error_box_agrees_with_check(browser: Any, tmp_path: Path) -> None:
+    """Issue 27, point 3: the error box of an inconsistent public line cites the rule check cites, and shows that rule."""
+    opened = _open(browser, SCENARIOS / "public" / "innocent-then-colour.log", tmp_path)
+    panel = opened.text("#error-panel")
+    assert "Line 12: inconsistent [play.in-hand]" in panel and "Rule play.in-hand:" in panel
+    assert "Rule play.match:" not in panel
+    opened.shot("view-public-inconsistent")
+    _no_traffic(opened)
+
+
 def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> None:
     # A long path with no break in it becomes the page's title: it must still fit a phone.
     deep = tmp_path / ("a-folder-with-a-long-name-and-no-spaces-" * 3) / "another-level-of-tournament-records"

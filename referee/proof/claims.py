@@ -84,9 +84,33 @@ class Claim:
         """Whose value a refutation compares with: the rulebook's, or the spec's own restated claim's (with its place)."""
         return f"the spec's own claim's ({self.position})" if self.restated else "the rulebook's"
 
+    def to_json(self) -> dict[str, Any]:
+        """The claim as ``referee rules --claims --format json`` shows it (sets as sorted lists)."""
+        return {
+            "id": self.id,
+            "statement": self.statement,
+            "source": self.source,
+            "form": self.form,
+            "figures": _plain(self.figures),
+            "if": dict(self.condition),
+            "restated": self.restated,
+            "withdrawn": self.withdrawn or None,
+        }
+
     def applies(self, rules: Rules) -> bool:
         """Whether the claim is in force under the spec's options (``if``)."""
         return all(str(_option_text(rules.spec.options.get(name))) == value for name, value in self.condition)
+
+
+def _plain(value: Any) -> Any:
+    """Figures as JSON values: mappings and lists kept, sets and counters sorted."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(item) for item in value)
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
 
 
 def _option_text(value: object) -> str:
@@ -165,7 +189,11 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
             section = reader.text(source_node.entries.get("section"), "section", source_node.position)
             title, publisher = sources.get(key, (key, ""))
             if key not in sources:
-                reader.fail(source_node.position, f"claim '{claim_id}' cites unknown source '{key}'")
+                known = sorted(sources)
+                reader.fail(
+                    source_node.position,
+                    f"claim '{claim_id}' cites unknown source '{key}'{did_you_mean(key, known)} (sources: {', '.join(known)})",
+                )
             source = f"{title} ({publisher}), {section}"
             cites = (key, section)
         else:
@@ -422,9 +450,10 @@ def game_claims(rules: Rules) -> list[Claim]:
 def _not_withdrawable(claim_id: str, base: Claim | None, known: list[str]) -> str:
     if base is None:
         return f"claim '{claim_id}' is withdrawn, but its rulebook has no such claim{did_you_mean(claim_id, known)}"
+    article = "an" if base.form[0] in "aeiou" else "a"
     return (
-        f"claim '{claim_id}' is {'an' if base.form[0] in 'aeiou' else 'a'} {base.form} claim, which always speaks of the spec: restate it with the spec's figures "
-        f"instead ('referee prove --spec SPEC --declare' prints it); only {', '.join(WITHDRAWABLE)} claims can be withdrawn"
+        f"claim '{claim_id}' is {article} {base.form} claim, which always speaks of the spec: restate it with the spec's "
+        f"figures instead ('referee prove --spec SPEC --declare' prints it); only {', '.join(WITHDRAWABLE)} claims can be withdrawn"
     )
 
 
