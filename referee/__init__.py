@@ -12,7 +12,7 @@ log text -> ``log_reader`` (events) -> ``replay`` -> ``verdicts`` -> ``report`` 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing would lengthen the command's start-up
 
 __version__ = "0.1.0"
 __all__ = ["Game", "HeldCard", "IllegalMove", "Legality", "Move", "MoveError", "Report", "check"]
@@ -34,7 +34,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """The library API, imported on first use: ``import referee`` stays as light as the command's start-up needs."""
     module = _LAZY.get(name)
     if module is None:

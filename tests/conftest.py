@@ -27,7 +27,7 @@ EVERY_NTH_QUICK = {
     "test_concrete_forms_never_fire_on_rules_that_prove": 8,
     "test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says": 3,
     "test_ctrl_c_during_each_long_command": 2,
-    "test_a_misbehaving_bot_is_recorded_and_the_match_ends": 2,
+    "test_a_misbehaving_bot_is_recorded_and_the_match_ends": 3,
     "test_every_game_the_environment_plays_checks_valid": 5,
     "test_dask_addresses_that_are_not_addresses_are_one_line_errors": 5,
     "test_corpus_projections_are_consistent_and_mutants_inconsistent_where_the_family_says": 2,
@@ -39,6 +39,15 @@ EVERY_NTH_QUICK = {
     "test_explain_golden": 2,
     "test_house_rules_change_the_verdict": 2,
     "test_hostile_text_in_the_log_and_its_name_still_shows_the_page": 2,  # a real browser (CI): seconds a case
+    "test_a_hidden_card_changes_no_other_seat_s_view": 3,  # one spec in three quick; every spec in the slow tier
+    "test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing": 2,
+    "test_declare_prints_every_claim_the_change_makes_untrue_and_the_spec_then_proves": 2,  # whole proofs of a spec
+}
+# Long single cases the quick tier leaves to the slow one, each covered quick by a smaller case of its family.
+SLOW_CASES = {
+    # explain and adjudicate on the two whole public games (seconds each): every other public scenario stays quick
+    "test_explain_and_adjudicate_agree_with_check[public/games/uno-flip-4p.log]",
+    "test_explain_and_adjudicate_agree_with_check[public/games/uno-3p.log]",
 }
 
 
@@ -46,6 +55,9 @@ EVERY_NTH_QUICK = {
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     seen: dict[str, int] = {}
     for item in items:
+        if item.name in SLOW_CASES:
+            item.add_marker(pytest.mark.slow)
+            continue
         name = getattr(item, "originalname", item.name)
         stride = EVERY_NTH_QUICK.get(name)
         if stride is None:
