@@ -427,9 +427,10 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
 @click.option(
     "--max-moves",
     type=click.IntRange(1, 10_000_000),
-    default=100_000,
+    default=50_000,
     show_default=True,
-    help="Stop a game after this many moves: its log ends unfinished and nobody wins it (bots that never finish).",
+    help="Stop a game after this many moves (10x the longest game measured): its log ends unfinished and nobody wins "
+    "it (bots that never finish). A game no move can change any more is stopped at once, as blocked.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print results.json to standard output instead of the table.")
 @click.argument("bots", nargs=-1, required=True, metavar="BOT...", shell_complete=_complete_files)
@@ -448,12 +449,15 @@ def play(
 
     Each BOT is a command line (quote it: "python3 my_bot.py"), started once
     for the match and run without a shell. For each decision the host writes
-    one JSON line to the bot's standard input (protocol 1, docs/protocol.md):
-    what its seat sees ("view") and its legal moves ("legal"); the bot writes
-    back one of them, a line such as "Ann plays red-5", or "wait" when it may
-    let an out-of-turn chance (an UNO call, a catch) go by. Seats and the
-    dealer rotate from game to game. Bots are named after their program's
-    file (greedy_bot.py -> greedy_bot).
+    one JSON line to the bot's standard input (protocol 2, docs/protocol.md):
+    what its seat sees ("view", the round's history in pieces) and its legal
+    moves ("legal"); the bot writes back one of them, a line such as "Ann
+    plays red-5", or "wait" when it may let an out-of-turn chance (an UNO
+    call, a catch) go by. After each round and each game every bot gets one
+    more line, wanting no answer: how it ended. Seats and the dealer rotate
+    from game to game. Bots are named after their program's file
+    (greedy_bot.py -> greedy_bot). A game no move can change any more
+    (blocked), or still going at --max-moves, is stopped and won by nobody.
 
     An illegal answer is recorded and the host draws or passes for the bot (as
     the rules allow); a bot that times out, closes its output or exits is
@@ -524,9 +528,13 @@ def play(
         click.echo(json.dumps(results, indent=2))
         return
     click.echo(match.table_text(), nl=False)
-    if match.unfinished:
-        shown = ", ".join(str(number) for number in match.unfinished)
-        click.echo(f"stopped after {max_moves} moves, won by nobody: game{'s' if len(match.unfinished) > 1 else ''} {shown}")
+    for reason, why in (
+        ("max-moves", f"stopped after {max_moves} moves"),
+        ("blocked", "stopped as blocked (no move could change the position)"),
+    ):
+        numbers = [str(stop["game"]) for stop in match.unfinished if stop["reason"] == reason]
+        if numbers:
+            click.echo(f"{why}, won by nobody: game{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}")
     rate = match.moves / match.seconds if match.seconds else 0.0
     click.echo(f"{games} game{'s' if games != 1 else ''} in {display_name(str(out_dir))}: {match.moves} moves, {rate:,.0f} moves/s")
 

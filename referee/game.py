@@ -153,7 +153,8 @@ class Game:
         self._events: list[ev.Event] = []
         self._before: list[tuple[int, int]] = []  # by event: the side in play and the draw pile's size before it (views)
         self._history = History()  # the events' public record, kept for views
-        self._undo: list[tuple[int, Snapshot, Move | None]] = []  # events before the step, the engine before it, its move
+        self._undo: list[tuple[int, Snapshot | None, Move | None]] = []  # events before the step, the engine before it, its move
+        self.undo_limit: int | None = None  # how many steps ``pop`` can undo (None: all); a host that never pops keeps 0
         if header:
             self._step(header, None)
             self._undo.clear()  # the header is not undone
@@ -330,6 +331,12 @@ class Game:
                 return diagnostic
             self._events.append(placed)
         self._undo.append((before, snapshot, move))
+        limit = self.undo_limit
+        if limit is not None and len(self._undo) > limit:  # a snapshot is the whole state: keep only those pop can reach
+            index = len(self._undo) - 1 - limit
+            count, kept, made = self._undo[index]
+            if kept is not None:
+                self._undo[index] = (count, None, made)
         return None
 
     # -- moves
@@ -373,7 +380,10 @@ class Game:
         """Undo the last step (a move, or a round's deal) and return its move (None for a deal)."""
         if not self._undo:
             raise IndexError("pop from a game with nothing to undo")
+        if self._undo[-1][1] is None:
+            raise IndexError(f"pop beyond the last {self.undo_limit} steps (Game.undo_limit keeps only those)")
         before, snapshot, move = self._undo.pop()
+        assert snapshot is not None
         self._engine.restore(snapshot)
         del self._events[before:]
         del self._before[before:]
@@ -405,6 +415,7 @@ class Game:
         other._before = list(self._before)
         other._history = self._history.copy()
         other._undo = list(self._undo)  # snapshots are never changed: restoring copies them
+        other.undo_limit = self.undo_limit
         other.error = self.error
         return other
 
@@ -501,6 +512,27 @@ class Game:
     def winner(self) -> str | list[str] | None:
         return self._engine.state.game_winner
 
+    def is_blocked(self, choosing: Iterable[str] | None = None) -> bool:
+        """Whether no sequence of moves can change the position any more: a round is being played, nothing is left to
+        draw or to reshuffle (the discard pile is its top card alone), nobody owes a penalty, no colour or swap is due,
+        and no card in any hand may be played on the top card. Only draws of nothing, passes, waits and UNO calls
+        remain, round after round of turns: the match host stops such a game. ``choosing`` names the players who
+        choose their moves (default: all); the others' cards are not looked at: their moves are made for them, and
+        never play a card (the host's fallback for a bot that left the match: draw, pass, wait)."""
+        from referee.legality import matches
+
+        state = self._engine.state
+        if state.phase is not PLAYING or state.hidden is not None or not state.hands:
+            return False
+        kept = 0 if self.rules.spec.options.get("reshuffle") == "take-all" else 1  # what a reshuffle leaves on the pile
+        if state.draw_pile_size() or len(state.discard_pile) > kept or state.penalties:
+            return False
+        if state.choose_by is not None or state.swap_by is not None or state.colour is None:
+            return False
+        side = state.side
+        seats = range(len(state.hands)) if choosing is None else [state.seat[name] for name in choosing]
+        return not any(matches(state, self.rules, card.faces[side]) for seat in seats for card in state.hands[seat])
+
     def state(self) -> dict[str, Any]:
         """A JSON-ready snapshot of everything ``referee explain`` shows (see docs/json.md, ``state``)."""
         from referee.explain import state_data
@@ -514,10 +546,11 @@ class Game:
         hand = state.hands[state.seat[player]]
         return [self._held(card) for card in sorted(hand, key=lambda card: card.token) for _ in range(hand[card])]
 
-    def view(self, player: str, *, history: bool = True) -> SeatView:
+    def view(self, player: str, *, history: bool = True, since: int = 0) -> SeatView:
         """What ``player`` may know now, and nothing else: their own hand, what lies face up, every hand's size, the
         scores, the round's public record, and in a game of two sides the backs the table sees (``referee.seat``).
-        ``history=False`` leaves the record out (it costs the round's length; an environment's encoding needs none).
+        ``history=False`` leaves the record out (it costs the round's length; an environment's encoding needs none);
+        ``since=K`` leaves out its first K lines (a seat that has seen them: the match host's protocol).
         A ``ValueError`` for a name that is not a player; a ``UsageError`` for a public round (no hand is known)."""
         state = self._engine.state
         if player not in state.seat:
@@ -525,7 +558,9 @@ class Game:
         if state.hidden is not None or not state.hands:
             raise UsageError("a public round's hands are hidden: there is no seat's view of it")
         engine = self._engine
-        seen = self._history.round(self.rules, self._events, self._before, state, engine.disputes, self.round_winner) if history else ()
+        seen = (
+            self._history.round(self.rules, self._events, self._before, state, engine.disputes, self.round_winner, since) if history else ()
+        )
         return seat_view(state, self.rules, state.seat[player], self.turn, seen)
 
     @property

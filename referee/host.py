@@ -32,11 +32,12 @@ from referee.game import check_names
 from referee.moves import Move, MoveError
 from referee.table import Decision, Table
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the view's history comes in the lines not sent yet; round-over and game-over messages
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
+STRAY_GRACE = 0.5  # seconds to wait for an answer after a line that may reply to a message wanting none
 MAX_STDERR = 4096  # bytes of a bot's standard error kept, to say why it could not start
-MAX_MOVES = 100_000  # moves in one game before the host stops it (random bots finish a game in a few thousand)
+MAX_MOVES = 50_000  # moves in one game before the host stops it: 10x the longest game measured (docs/protocol.md)
 _LIVE: list[Bot] = []  # every bot process running, for stop_bots on Ctrl-C
 
 
@@ -95,10 +96,31 @@ class Bot:
         )
 
     def ask(self, message: bytes, timeout: float) -> str:
-        """Send one line and wait for one line back (``BotGone`` if none comes by the deadline or the bot is gone)."""
+        """Send one line and wait for one line back (``BotGone`` if none comes by the deadline or the bot is gone).
+        Lines the bot wrote unasked (its replies to messages that want none) are dropped first; empty lines are never
+        an answer."""
+        self.drain()
         deadline = time.monotonic() + timeout
         self._send(message, deadline)
-        return self._receive(deadline)
+        return self.read_line(deadline)
+
+    def tell(self, message: bytes, timeout: float) -> None:
+        """Send one line that wants no answer (``BotGone`` if the bot does not read it in time, or is gone)."""
+        self._send(message, time.monotonic() + timeout)
+
+    def read_line(self, deadline: float) -> str:
+        """The next line the bot writes that is not empty, by ``deadline`` (monotonic)."""
+        while True:
+            line = self._receive(deadline)
+            if line:
+                return line
+
+    def drain(self) -> None:
+        """Drop whatever the bot has written and was not asked for (complete lines, and a line begun)."""
+        self._buffer = b""
+        with contextlib.suppress(BlockingIOError, OSError):
+            while os.read(self._out, 65536):
+                pass
 
     def _send(self, data: bytes, deadline: float) -> None:
         with selectors.DefaultSelector() as selector:
@@ -284,9 +306,11 @@ class Match:
         self.records = {name: Record(name, command) for name, command in zip(self.names, self.commands, strict=True)}
         self.bots: dict[str, Bot] = {}
         self.max_moves = max_moves
-        self.unfinished: list[int] = []  # games stopped at max_moves (their logs end unfinished, won by nobody)
+        self.unfinished: list[dict[str, Any]] = []  # games stopped unfinished, won by nobody: {"game", "reason", "moves"}
         self.moves = 0
         self.seconds = 0.0
+        self.sent: dict[str, tuple[int, int]] = {}  # by bot: the round and how many of its history lines it was sent
+        self.told: dict[str, int] = {}  # by bot: messages wanting no answer sent since its last decision
 
     def run(self) -> None:
         """Start the bots, play the games, stop the bots (also when interrupted)."""
@@ -309,22 +333,82 @@ class Match:
         shift = number % len(self.names)
         seats = self.names[shift:] + self.names[:shift]  # seats rotate; the dealer is the last seat, so it rotates too
         table = Table(self.spec, seats, seed=self.seed + number, target=self.target, spec_line=self.spec_line)
+        self.sent.clear()
+        told = 0
+        stopped: str | None = None
         while (decision := table.decision()) is not None:
+            while told < len(table.ended):  # a round just ended: every bot hears how
+                self._tell(number + 1, {"protocol": PROTOCOL, "phase": "round-over", **table.ended[told].to_json()})
+                told += 1
             if table.moves >= self.max_moves:  # bots that never finish (always drawing, say) do not hold the match up
-                self.unfinished.append(number + 1)
+                stopped = "max-moves"
+                break
+            choosing = [name for name in seats if not self.records[name].left]  # the others' moves are fallbacks
+            if table.game.is_blocked(choosing):  # no move can change the position: nobody can ever win this round
+                stopped = "blocked"
                 break
             self._decide(number + 1, table, decision)
+        while told < len(table.ended):
+            self._tell(number + 1, {"protocol": PROTOCOL, "phase": "round-over", **table.ended[told].to_json()})
+            told += 1
+        if stopped is not None:
+            self.unfinished.append({"game": number + 1, "reason": stopped, "moves": table.moves})
         game = table.game
         winner = game.winner
-        winners = set(winner) if isinstance(winner, list) else {winner}  # a shared win counts for each
-        for name in seats:
+        winners = sorted(set(winner) if isinstance(winner, list) else {winner} if winner is not None else set())
+        self._tell(number + 1, {"protocol": PROTOCOL, "phase": "game-over", "scores": game.scores, "winners": winners, "stopped": stopped})
+        for name in seats:  # a shared win counts for each winner
             record = self.records[name]
             record.games += 1
             record.points += game.scores[name]
             if name in winners:
                 record.wins += 1
         if self.on_game is not None:
-            self.on_game(number, game.log(), table)
+            log = game.log()
+            if stopped is not None:  # the log stays one check accepts: it ends unfinished, and says why
+                why = "no move can change the position any more" if stopped == "blocked" else f"{self.max_moves} moves played"
+                log += f"# stopped by the host: {stopped} ({why}); nobody wins this game\n"
+            self.on_game(number, log, table)
+
+    def _tell(self, number: int, message: dict[str, Any]) -> None:
+        """Send every bot still in the match a message that wants no answer (how a round or the game ended)."""
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        for name, bot in self.bots.items():
+            record = self.records[name]
+            if record.left:
+                continue
+            try:
+                bot.tell(data, self.move_timeout)
+            except BotGone as gone:
+                self._gone(number, record, bot, gone)
+                continue
+            self.told[name] = self.told.get(name, 0) + 1
+
+    def _gone(self, number: int, record: Record, bot: Bot, gone: BotGone) -> None:
+        if gone.kind == "timeout":
+            record.timeouts += 1
+        else:
+            record.crashes += 1
+        record.left = True
+        record.note(number, f"{gone}; left the match")
+        bot.stop()
+
+    def _message(self, table: Table, decision: Decision, since: int | None = None) -> bytes:
+        """The decision's message: the view, with the round's history lines the bot has not been sent yet (all of
+        them when ``since`` is 0: a new round, or the bot asked with ``history``)."""
+        name = decision.player
+        game = table.game
+        round_number = len(table.ended) + 1
+        sent_round, sent = self.sent.get(name, (0, 0))
+        if since is None:
+            since = sent if sent_round == round_number else 0
+        view = game.view(name, since=since)
+        self.sent[name] = (round_number, since + len(view.history))
+        data = view.to_json()
+        data["history_from"] = since
+        legal = [str(move) for move in decision.moves] + (["wait"] if decision.optional else [])
+        message = {"protocol": PROTOCOL, "phase": "playing", "you": name, "view": data, "legal": legal}
+        return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
 
     def _decide(self, number: int, table: Table, decision: Decision) -> None:
         name = decision.player
@@ -333,21 +417,13 @@ class Match:
         move: Move | None = None
         answered = False
         if bot is not None and not record.left:
-            legal = [str(move) for move in decision.moves] + (["wait"] if decision.optional else [])
-            message = {"protocol": PROTOCOL, "you": name, "view": table.game.view(name).to_json(), "legal": legal}
             try:
-                answer = bot.ask((json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8"), self.move_timeout)
+                answer = self._answer(bot, table, decision)
             except BotGone as gone:
                 why = bot.could_not_start() if gone.kind == "crash" else None
                 if why is not None:  # a missing script, a wrong interpreter: the match cannot be played as asked
                     raise UsageError(f"bot {name} could not start: '{escape(' '.join(bot.command))}' {why}") from None
-                if gone.kind == "timeout":
-                    record.timeouts += 1
-                else:
-                    record.crashes += 1
-                record.left = True
-                record.note(number, f"{gone}; left the match")
-                bot.stop()
+                self._gone(number, record, bot, gone)
             else:
                 record.moves += 1
                 answered, move = self._read(answer, decision, table)
@@ -361,6 +437,20 @@ class Match:
         else:
             table.play(move)
             self.moves += 1
+
+    def _answer(self, bot: Bot, table: Table, decision: Decision) -> str:
+        """Ask ``bot`` for the decision and read its answer. ``history`` asks for the round's whole history: the
+        message is sent again with it (once). A bot told something since its last decision may have answered that
+        too (a bot of protocol 1 answers every line): a first line that is not a legal answer is then taken for such
+        a reply if another line follows within ``STRAY_GRACE`` seconds."""
+        legal = {str(move) for move in decision.moves} | ({"wait"} if decision.optional else set())
+        answer = bot.ask(self._message(table, decision), self.move_timeout)
+        if answer == "history":
+            answer = bot.ask(self._message(table, decision, since=0), self.move_timeout)
+        if self.told.pop(bot.name, 0) and answer not in legal:
+            with contextlib.suppress(BotGone):
+                answer = bot.read_line(time.monotonic() + min(STRAY_GRACE, self.move_timeout))
+        return answer
 
     @staticmethod
     def _read(answer: str, decision: Decision, table: Table) -> tuple[bool, Move | None]:

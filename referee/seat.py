@@ -163,14 +163,45 @@ class History:
 
     def __init__(self) -> None:
         self.lines: list[tuple[Seen, ...]] = []
+        self.flat: list[Seen] = []  # the lines of the current round's events in ``lines``, flattened: views cost no scan
+        self.starts = [0]  # the index in ``lines`` of each round's first event (after its ``round`` line), the last now
 
     def copy(self) -> History:
         other = History()
         other.lines = list(self.lines)
+        other.flat = list(self.flat)
+        other.starts = list(self.starts)
         return other
 
     def truncate(self, events: int) -> None:
+        """Forget the lines of events ``events`` on (``Game.pop``); the current round's are made again from the rest."""
+        if events >= len(self.lines):
+            return
         del self.lines[events:]
+        while len(self.starts) > 1 and self.starts[-1] > len(self.lines):  # its ``round`` line was undone too
+            self.starts.pop()
+        self.flat = [line for index in range(self.starts[-1], len(self.lines)) for line in self.lines[index]]
+
+    def _extend(
+        self,
+        rules: Rules,
+        events: Sequence[ev.Event],
+        before: Sequence[tuple[int, int]],
+        upto: int,
+        disputes: Sequence[Dispute],
+        players: int,
+    ) -> None:
+        """Make the lines of events up to ``upto`` (excluded), keeping the current round's flattened."""
+        lines = self.lines
+        while len(lines) < upto:
+            index = len(lines)
+            made = _lines(rules, events[index], before[index], before[index + 1][1], disputes, players)
+            lines.append(made)
+            if isinstance(events[index], ev.Round):
+                self.starts.append(index + 1)
+                self.flat = []
+            else:
+                self.flat.extend(made)
 
     def round(
         self,
@@ -180,25 +211,25 @@ class History:
         state: GameState,
         disputes: Sequence[Dispute],
         winner: str | None,
+        since: int = 0,
     ) -> tuple[Seen, ...]:
         """The public record of the round ``events`` end in (from its ``round`` line): ``before[i]`` is the side in
         play and the draw pile's size just before ``events[i]``; ``state`` is the state after the last event. Once
-        the round is over, each player but its winner shows their hand (as the public record has it)."""
+        the round is over, each player but its winner shows their hand (as the public record has it). ``since``
+        leaves out the round's first lines, already seen: what comes after costs only its own length."""
         last = len(events) - 1
-        lines = self.lines
-        while len(lines) < last:
-            index = len(lines)
-            lines.append(_lines(rules, events[index], before[index], before[index + 1][1], disputes, state.player_count))
-        start = last + 1
-        while start > 0 and not isinstance(events[start - 1], ev.Round):
-            start -= 1
-        seen = [line for index in range(start, last) for line in lines[index]]
-        if start <= last:
-            seen += _lines(rules, events[last], before[last], state.draw_pile_size(), disputes, state.player_count)
-            if state.phase is not PLAYING and winner is not None:
-                line = events[last].line
-                seen += [Seen(line, format_event(event)) for event in shows(state, winner, line)]
-        return tuple(seen)
+        if len(self.lines) > last:  # after a pop, the last event's lines were kept as a finished event's: drop them
+            self.truncate(max(last, 0))
+        self._extend(rules, events, before, last, disputes, state.player_count)
+        if last < 0 or isinstance(events[last], ev.Round):
+            return ()
+        flat = self.flat
+        seen = flat[since:]  # the lines of the round's events before the last, from the ``since``-th on
+        tail = list(_lines(rules, events[last], before[last], state.draw_pile_size(), disputes, state.player_count))
+        if state.phase is not PLAYING and winner is not None:
+            line = events[last].line
+            tail += [Seen(line, format_event(event)) for event in shows(state, winner, line)]
+        return tuple(seen + tail[max(0, since - len(flat)) :])
 
 
 def _lines(

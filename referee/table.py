@@ -42,6 +42,27 @@ class Decision:
     optional: bool
 
 
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A round as it ended, for every seat to hear (the match host's ``round-over`` message): who won it, the points
+    the winner scored, every total after it, and each hand as shown (the faces on the side in play)."""
+
+    round: int
+    winner: str | None
+    points: int
+    scores: dict[str, int]
+    shown: dict[str, tuple[str, ...]]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "round": self.round,
+            "winner": self.winner,
+            "points": self.points,
+            "scores": dict(self.scores),
+            "shown": {name: list(faces) for name, faces in self.shown.items()},
+        }
+
+
 class Table:
     """One game hosted from its deal to its end, one decision at a time (see the module's docstring)."""
 
@@ -56,8 +77,10 @@ class Table:
     ) -> None:
         self.random = random.Random(seed)
         self.game = Game.new(spec, players, dealer=dealer, seed=self.random.randrange(2**32), target=target, spec_line=spec_line)
+        self.game.undo_limit = 0  # the table never pops: no state kept per move, so a long game's memory stays small
         self.moves = 0  # moves made by players (not the table's own)
         self.winners: list[str | None] = []  # each round's winner, as rounds end
+        self.ended: list[RoundEnd] = []  # each round as it ended, in order (a host tells its seats)
         self._asked: set[str] = set()
         self._scored = False
         self._decision: Decision | None = None
@@ -91,10 +114,16 @@ class Table:
         while True:
             if game.is_round_over():
                 if not self._scored:  # the round just ended: each player claims its score
-                    self.winners.append(game.round_winner)
+                    winner = game.round_winner
+                    self.winners.append(winner)
                     self._scored = True
+                    shown = {name: tuple(sorted(card.face.token for card in game.hand(name))) for name in game.players}
+                    points = 0
                     for claim in game.legal_moves():
                         game.push(claim)
+                        if isinstance(claim.event, ev.Score) and claim.event.player == winner:
+                            points = claim.event.points
+                    self.ended.append(RoundEnd(len(self.ended) + 1, winner, points, game.scores, shown))
                 if game.is_game_over():
                     return None
                 game.next_round(seed=self.random.randrange(2**32))

@@ -42,6 +42,7 @@ EVERY_NTH_QUICK = {
     "test_a_hidden_card_changes_no_other_seat_s_view": 3,  # one spec in three quick; every spec in the slow tier
     "test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing": 2,
     "test_declare_prints_every_claim_the_change_makes_untrue_and_the_spec_then_proves": 2,  # whole proofs of a spec
+    "test_the_history_since_k_is_the_whole_history_from_k": 3,
 }
 # Long single cases the quick tier leaves to the slow one, each covered quick by a smaller case of its family.
 SLOW_CASES = {

@@ -43,7 +43,7 @@ def _match(tmp_path: Path, *bots: str, games: int = 3, spec: str = "uno", extra:
     assert checked.returncode == 0, checked.stdout
     assert f"{games} log{'s' if games != 1 else ''} checked: {games} valid, 0 with errors" in checked.stdout
     results = json.loads((out / "results.json").read_text())
-    assert results["protocol"] == 1 and results["games"] == games
+    assert results["protocol"] == 2 and results["games"] == games
     return {bot["name"]: bot for bot in results["bots"]}
 
 
@@ -116,12 +116,25 @@ def test_the_protocol_messages(tmp_path: Path) -> None:
         env={"BOT_RECORD": str(record)},
     )
     assert result.returncode == 0, result.stderr
-    messages = [json.loads(line) for line in record.read_text().splitlines()]
-    assert messages
+    every = [json.loads(line) for line in record.read_text().splitlines()]
+    assert every and all(message["protocol"] == 2 for message in every)
+    news = [message for message in every if message["phase"] != "playing"]
+    messages = [message for message in every if message["phase"] == "playing"]
+    assert every[-1]["phase"] == "game-over" and [message["phase"] for message in news].count("game-over") == 1
+    rounds = [message for message in news if message["phase"] == "round-over"]
+    assert [message["round"] for message in rounds] == list(range(1, len(rounds) + 1))
+    assert every[-1]["scores"] == rounds[-1]["scores"] and every[-1]["winners"] == [rounds[-1]["winner"]]
+    for ended in rounds:
+        assert ended["shown"][ended["winner"]] == [] and ended["points"] == sum(
+            ended["scores"][ended["winner"]] - previous for previous in [_before(rounds, ended)]
+        )
     waits = 0
+    kept: dict[int, int] = {}  # by round: history lines received so far
     for message in messages:
-        assert set(message) == {"protocol", "you", "view", "legal"} and message["protocol"] == 1
+        assert set(message) == {"protocol", "phase", "you", "view", "legal"}
         you, view, legal = message["you"], message["view"], message["legal"]
+        assert view["history_from"] == kept.get(view["round"], 0)  # the pieces join up, round by round
+        kept[view["round"]] = view["history_from"] + len(view["history"])
         assert view["player"] == you == "misbehaving"
         assert all(move == "wait" or move.startswith(f"{you} ") for move in legal)
         waits += "wait" in legal
@@ -199,6 +212,92 @@ def test_bot_names_come_from_their_programs() -> None:
     assert bot_names([["python3", "9lives.py"], ["red"]]) == ["bot1", "bot2"]  # a digit first; a reserved word
 
 
+def _before(rounds: list[dict[str, object]], ended: dict[str, object]) -> int:
+    """The round winner's total before ``ended`` (0 before the first round)."""
+    index = rounds.index(ended)
+    return 0 if index == 0 else rounds[index - 1]["scores"][ended["winner"]]  # type: ignore[index]
+
+
+def test_a_long_game_costs_the_same_per_decision(tmp_path: Path) -> None:
+    """Issue 28, point 1: the messages of a 3,000-move game do not grow: the history comes in pieces."""
+    record = tmp_path / "messages.jsonl"
+    out = tmp_path / "m"
+    result = referee(
+        "play",
+        "--spec",
+        "uno",
+        "--games",
+        "1",
+        "--max-moves",
+        "3000",
+        "--out",
+        str(out),
+        bad("stall"),
+        bad("record"),
+        env={"BOT_RECORD": str(record)},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in record.read_text().splitlines() if '"phase":"playing"' in line]
+    early, late = max(len(line) for line in lines[:200]), max(len(line) for line in lines[-200:])
+    assert late < 2 * early + 4000, (early, late)  # a hand may grow: the deck bounds it, not the game's length
+    assert all(len(json.loads(line)["view"]["history"]) <= 12 for line in lines[-200:])
+
+
+def test_a_bot_may_ask_for_the_whole_history(tmp_path: Path) -> None:
+    """It answers 'history' once a round: the same decision comes again with the round's whole record."""
+    record = tmp_path / "messages.jsonl"
+    out = tmp_path / "m"
+    result = referee(
+        "play",
+        "--spec",
+        "uno",
+        "--games",
+        "1",
+        "--target",
+        "100",
+        "--out",
+        str(out),
+        bad("history"),
+        RANDOM,
+        env={"BOT_RECORD": str(record)},
+    )
+    assert result.returncode == 0, result.stderr
+    bot = json.loads((out / "results.json").read_text())["bots"][0]
+    assert bot["illegal_moves"] == 0 and bot["timeouts"] == 0
+    messages = [json.loads(line) for line in record.read_text().splitlines() if '"phase":"playing"' in line]
+    again = [
+        (first, second)
+        for first, second in zip(messages, messages[1:], strict=False)
+        if first["view"]["history_from"] > 0 and second["view"]["history_from"] == 0 and first["legal"] == second["legal"]
+    ]
+    assert again, "no decision was sent again with the whole history"
+    for first, second in again:
+        if first["view"]["history"]:
+            assert second["view"]["history"][-len(first["view"]["history"]) :] == first["view"]["history"]
+        assert len(second["view"]["history"]) == first["view"]["history_from"] + len(first["view"]["history"])
+
+
+def test_a_protocol_1_bot_that_answers_every_line_stays_in_step(tmp_path: Path) -> None:
+    """It answers the news with an empty line: never an illegal move, never out of step, over several rounds."""
+    bots = _match(tmp_path, bad("v1"), RANDOM, games=2)
+    assert bots["misbehaving"]["illegal_moves"] == 0 and bots["misbehaving"]["crashes"] == 0
+
+
+def test_a_game_no_move_can_change_is_stopped_as_blocked(tmp_path: Path) -> None:
+    """Issue 28, point 2: both bots leave the match; their seats' fallbacks draw the deck and pass forever."""
+    out = tmp_path / "m"
+    result = referee("play", "--spec", "uno", "--games", "2", "--out", str(out), bad("exit", 1), bad("exit", 1), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "stopped as blocked (no move could change the position), won by nobody: games 1, 2" in result.stdout
+    results = json.loads((out / "results.json").read_text())
+    assert [(stop["game"], stop["reason"]) for stop in results["unfinished"]] == [(1, "blocked"), (2, "blocked")]
+    assert all(stop["moves"] < 1000 for stop in results["unfinished"])
+    log = (out / "game-001.log").read_text()
+    assert log.endswith("# stopped by the host: blocked (no move can change the position any more); nobody wins this game\n")
+    checked = referee("check", str(out))
+    assert checked.returncode == 0 and "2 logs checked: 2 valid" in checked.stdout
+
+
 def test_the_win_rate_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(5, 10)
@@ -216,11 +315,15 @@ def test_every_field_of_a_message_and_of_the_results_is_documented(tmp_path: Pat
     arguments = ("play", "--spec", "uno-flip", "--games", "1", "--target", "30", "--out", str(out), bad("record"), GREEDY)
     result = referee(*arguments, env={"BOT_RECORD": str(record)})
     assert result.returncode == 0, result.stderr
-    message = json.loads(record.read_text().splitlines()[-1])
+    every = [json.loads(line) for line in record.read_text().splitlines()]
+    message = next(message for message in reversed(every) if message["phase"] == "playing")
     fields = set(message) | set(message["view"])
     fields |= {key for seen in message["view"]["history"] for key in seen} | {key for owed in message["view"]["owed"] for key in owed}
+    fields |= {key for news in every if news["phase"] != "playing" for key in news}
     results = json.loads((out / "results.json").read_text())
     fields |= set(results) | set(results["bots"][0])
+    stopped = referee("play", "--spec", "uno", "--games", "1", "--max-moves", "50", "--json", "--out", str(tmp_path / "s"), GREEDY, GREEDY)
+    fields |= {key for stop in json.loads(stopped.stdout)["unfinished"] for key in stop}
     assert not sorted(fields - documented), f"docs/protocol.md does not document: {sorted(fields - documented)}"
 
 
@@ -240,7 +343,8 @@ def test_a_game_that_never_ends_is_stopped_and_won_by_nobody(tmp_path: Path) -> 
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-2] == "stopped after 300 moves, won by nobody: games 1, 2"
     results = json.loads((out / "results.json").read_text())
-    assert results["unfinished"] == [1, 2] and results["max_moves"] == 300
+    assert results["unfinished"] == [{"game": 1, "reason": "max-moves", "moves": 300}, {"game": 2, "reason": "max-moves", "moves": 300}]
+    assert results["max_moves"] == 300
     assert all(bot["wins"] == 0 and bot["games"] == 2 for bot in results["bots"])
     checked = referee("check", str(out))
     assert checked.returncode == 0 and "2 logs checked: 2 valid" in checked.stdout

@@ -264,3 +264,28 @@ def test_a_card_another_player_draws_is_seen_only_by_its_back(spec: str) -> None
             same = game.view(name).to_json() == second.view(name).to_json()
             assert same is (name != drawer), f"seed {seed}: {name}'s view, {drawer} drew"
     assert compared >= 10
+
+
+@pytest.mark.parametrize("spec", ["uno", "uno-flip", "uno-seven-zero"])
+def test_the_history_since_k_is_the_whole_history_from_k(spec: str) -> None:
+    """Game.view(player, since=K): the record's lines from K on, through rounds, pushes and pops (the match host's
+    pieces of protocol 2 join up to the whole)."""
+    rng = random.Random(5)
+    game = referee.Game.new(spec, ["Ann", "Bob", "Cat"], seed=5, target=400)
+    rounds = 1
+    for step in range(5000):
+        moves = game.legal_moves()
+        if not moves:
+            if game.is_game_over():
+                break
+            game.next_round(seed=step)
+            rounds += 1
+            continue
+        whole = game.view("Bob").history
+        for since in {0, len(whole) // 2, max(0, len(whole) - 1), len(whole), len(whole) + 3}:
+            assert game.view("Bob", since=since).history == whole[since:]
+        game.push(rng.choice(moves))
+        if step % 29 == 3 and game.move_stack:
+            game.pop()
+    assert game.view("Bob", since=0).history == game.view("Bob").history
+    assert rounds >= 2

@@ -66,8 +66,10 @@ def choose(message: dict) -> str:
 def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
-        if message.get("protocol") != 1:
-            sys.exit(f"greedy_bot speaks protocol 1, not {message.get('protocol')}")
+        if message.get("protocol") != 2:
+            sys.exit(f"greedy_bot speaks protocol 2, not {message.get('protocol')}")
+        if message["phase"] != "playing":  # round-over, game-over: news that wants no answer
+            continue
         print(choose(message), flush=True)
 
 

@@ -27,8 +27,10 @@ def main() -> None:
     rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else None)
     for line in sys.stdin:
         message = json.loads(line)
-        if message.get("protocol") != 1:
-            sys.exit(f"random_bot speaks protocol 1, not {message.get('protocol')}")
+        if message.get("protocol") != 2:
+            sys.exit(f"random_bot speaks protocol 2, not {message.get('protocol')}")
+        if message["phase"] != "playing":  # round-over, game-over: news that wants no answer
+            continue
         print(choose(message, rng), flush=True)
 
 
