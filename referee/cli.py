@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -433,7 +434,12 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     "it (bots that never finish). A game no move can change any more is stopped at once, as blocked.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print results.json to standard output instead of the table.")
-@click.argument("bots", nargs=-1, required=True, metavar="BOT...", shell_complete=_complete_files)
+@click.option(
+    "--bot-stderr",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Keep each bot's standard error in DIR/NAME.stderr (its first 10 MB); by default it is read and dropped.",
+)
+@click.argument("bots", nargs=-1, required=True, metavar="[NAME=]BOT...", shell_complete=_complete_files)
 def play(
     spec_path: Path,
     games: int,
@@ -443,6 +449,7 @@ def play(
     target: int | None,
     max_moves: int,
     as_json: bool,
+    bot_stderr: Path | None,
     bots: tuple[str, ...],
 ) -> None:
     """Host a match: BOT programs play GAMES games, each seeing only its own seat.
@@ -455,8 +462,9 @@ def play(
     plays red-5", or "wait" when it may let an out-of-turn chance (an UNO
     call, a catch) go by. After each round and each game every bot gets one
     more line, wanting no answer: how it ended. Seats and the dealer rotate
-    from game to game. Bots are named after their program's file
-    (greedy_bot.py -> greedy_bot). A game no move can change any more
+    from game to game. A bot is named NAME=COMMAND ("champ=python3 bot.py"),
+    else after its program's file (greedy_bot.py, node bot.js, python3 -m
+    my.bot -> greedy_bot, bot, bot). A game no move can change any more
     (blocked), or still going at --max-moves, is stopped and won by nobody.
 
     An illegal answer is recorded and the host draws or passes for the bot (as
@@ -469,6 +477,11 @@ def play(
     results to OUT/results.json: per bot, games,
     wins (with a 95% interval on the win rate), points, illegal moves,
     timeouts and crashes.
+
+    On a terminal one line on standard error tells the games done, the moves
+    per second and the time left. Ctrl-C or SIGTERM stops every bot, writes
+    OUT/results.json with the games finished so far ("partial": true) and
+    exits 130 or 143.
 
     \b
     Exit status: 0 the match was played (whatever the bots did), 2 bad options or a bot that cannot be started.
@@ -483,7 +496,7 @@ def play(
     import shlex
 
     from referee.compiler import load_rules
-    from referee.host import Match
+    from referee.host import Match, on_interrupt
     from referee.inputs import display_name, prepare_output_folder
     from referee.log_writer import bundle_spec, write_output_file
     from referee.spec_paths import shipped_spec_path
@@ -491,16 +504,20 @@ def play(
     rules = load_rules(spec_path)
     spec = rules.spec
     if not spec.min_players <= len(bots) <= spec.max_players:
-        raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {len(bots)} bots")
-    commands = []
+        count = f"{len(bots)} bot{'' if len(bots) == 1 else 's'}"
+        raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players (one bot each), not {count}")
+    commands: list[list[str]] = []
+    given: list[str | None] = []
     for bot in bots:
+        named = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]{0,31})=(.*)", bot, re.DOTALL)  # NAME=COMMAND names the bot
         try:
-            command = shlex.split(bot)
+            command = shlex.split(named.group(2) if named else bot)
         except ValueError as error:
             raise click.UsageError(f"bot '{errors.escape(bot)}': {error}") from None
         if not command:
             raise click.UsageError("a bot is a command line, not an empty string")
         commands.append(command)
+        given.append(named.group(1) if named else None)
     shipped = shipped_spec_path(spec.name) == spec_path
     prepare_output_folder(out_dir)
     earlier = sorted(path.name for path in out_dir.iterdir() if path.name == "results.json" or path.name.startswith("game-"))
@@ -510,16 +527,37 @@ def play(
         )
     # a spec file is copied into the match folder, and the logs name the copy: the folder checks from anywhere
     spec_line = None if shipped else bundle_spec(spec_path, out_dir)
+    if bot_stderr is not None:
+        prepare_output_folder(bot_stderr)
     progress = sys.stderr is not None and sys.stderr.isatty()
 
     def written(number: int, log: str, table: object) -> None:
         write_output_file(out_dir / f"game-{number + 1:03d}.log", log)
         if progress:
-            click.echo(f"\r{number + 1}/{games} games played", nl=False, err=True)
+            click.echo("\r" + match.progress_text() + "\x1b[K", nl=False, err=True)
+
+    def partial() -> None:  # Ctrl-C or SIGTERM: the games finished so far, marked partial
+        write_output_file(out_dir / "results.json", json.dumps(match.results(partial=True), indent=2) + "\n")
 
     spec_name = spec.name if shipped else spec_path
-    match = Match(spec_name, commands, games, seed, move_timeout, target=target, on_game=written, max_moves=max_moves, spec_line=spec_line)
-    match.run()
+    try:
+        match = Match(
+            spec_name,
+            commands,
+            games,
+            seed,
+            move_timeout,
+            target=target,
+            on_game=written,
+            max_moves=max_moves,
+            spec_line=spec_line,
+            names=given,
+            stderr_dir=bot_stderr,
+        )
+    except ValueError as error:  # a name given twice, or one a log cannot hold
+        raise click.UsageError(f"bot names: {error}") from None
+    with on_interrupt(partial):
+        match.run()
     if progress:
         click.echo("", err=True)
     results = match.results()

@@ -22,7 +22,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,8 +37,10 @@ MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
 STRAY_GRACE = 0.5  # seconds to wait for an answer after a line that may reply to a message wanting none
 MAX_STDERR = 4096  # bytes of a bot's standard error kept, to say why it could not start
+MAX_STDERR_KEPT = 10_000_000  # bytes of a bot's standard error written to --bot-stderr DIR
 MAX_MOVES = 50_000  # moves in one game before the host stops it: 10x the longest game measured (docs/protocol.md)
 _LIVE: list[Bot] = []  # every bot process running, for stop_bots on Ctrl-C
+_ON_INTERRUPT: list[Callable[[], None]] = []  # what to do when interrupted, after the bots are stopped
 
 
 class BotGone(Exception):
@@ -52,9 +54,10 @@ class BotGone(Exception):
 class Bot:
     """One bot process: a JSON line out, one line back, within a deadline."""
 
-    def __init__(self, name: str, command: Sequence[str]) -> None:
+    def __init__(self, name: str, command: Sequence[str], stderr_file: Path | None = None) -> None:
         self.name = name
         self.command = tuple(command)
+        self.stderr_file = stderr_file  # where its standard error is kept (MAX_STDERR_KEPT bytes), if anywhere
         self.process = subprocess.Popen(
             self.command,
             stdin=subprocess.PIPE,
@@ -75,11 +78,23 @@ class Bot:
         _LIVE.append(self)
 
     def _read_stderr(self, stream: Any) -> None:
-        """Read the bot's standard error to its end, keeping its first bytes (what it says when it cannot start)."""
-        with contextlib.suppress(OSError, ValueError):
-            while chunk := stream.read1(65536):
-                if len(self.stderr_head) < MAX_STDERR:
-                    self.stderr_head += chunk[: MAX_STDERR - len(self.stderr_head)]
+        """Read the bot's standard error to its end, keeping its first bytes (what it says when it cannot start), and
+        with ``stderr_file`` its first MAX_STDERR_KEPT bytes in that file."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})  # for the main thread alone
+        kept = 0
+        with contextlib.ExitStack() as stack:
+            sink = None
+            if self.stderr_file is not None:
+                with contextlib.suppress(OSError):
+                    sink = stack.enter_context(open(self.stderr_file, "wb"))  # noqa: SIM115 - closed by the stack
+            with contextlib.suppress(OSError, ValueError):
+                while chunk := stream.read1(65536):
+                    if len(self.stderr_head) < MAX_STDERR:
+                        self.stderr_head += chunk[: MAX_STDERR - len(self.stderr_head)]
+                    if sink is not None and kept < MAX_STDERR_KEPT:
+                        sink.write(chunk[: MAX_STDERR_KEPT - kept])
+                        sink.flush()
+                        kept += len(chunk)
 
     def could_not_start(self) -> str | None:
         """Why the bot could not start, when it ended without ever answering (its exit status and the first lines of
@@ -187,11 +202,38 @@ class Bot:
 
 
 def stop_bots() -> None:
-    """Stop every bot still running (Ctrl-C, SIGTERM: the command exits at once, and leaves no bot behind)."""
+    """Stop every bot still running (Ctrl-C, SIGTERM: the command exits at once, and leaves no bot behind), then do
+    what the match asked to be done when interrupted (``on_interrupt``: write the results so far)."""
     for bot in list(_LIVE):
         with contextlib.suppress(OSError):
             os.killpg(bot.process.pid, signal.SIGKILL)
     _LIVE.clear()
+    for action in list(_ON_INTERRUPT):
+        with contextlib.suppress(Exception):
+            action()
+    _ON_INTERRUPT.clear()
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block is done (its handler then runs at once)."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+@contextlib.contextmanager
+def on_interrupt(action: Callable[[], None]) -> Iterator[None]:
+    """While the block runs, ``action`` is done if the command is interrupted (``stop_bots``, from its handler)."""
+    _ON_INTERRUPT.append(action)
+    try:
+        yield
+    finally:
+        with contextlib.suppress(ValueError):
+            _ON_INTERRUPT.remove(action)
 
 
 @dataclass
@@ -247,16 +289,43 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def bot_names(commands: Sequence[Sequence[str]]) -> list[str]:
-    """A log name for each bot, from its program's file name (``examples/bots/greedy.py`` -> ``greedy``); the same
-    program twice gets ``_2``, ``_3``; a name a log cannot hold becomes ``bot1``, ``bot2`` ..."""
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min" if seconds >= 3600 else f"{seconds // 60} min {seconds % 60:02d} s"
+
+
+def program_of(command: Sequence[str]) -> str:
+    """The program a bot's command line runs, for its name: the module of ``python3 -m my.bot`` (``bot``), the first
+    argument that is a file (``node bot.js``, ``bash x.sh``, ``python3 greedy.py``), else the command itself."""
+    if not command:
+        return ""
+    if "-m" in command[:-1]:
+        return command[command.index("-m") + 1].rsplit(".", 1)[-1]
+    for part in command[1:]:
+        if not part.startswith("-") and ("/" in part or Path(part).suffix):
+            return Path(part).stem
+    return Path(command[0]).stem
+
+
+def bot_names(commands: Sequence[Sequence[str]], given: Sequence[str | None] = ()) -> list[str]:
+    """A log name for each bot: the one given (``NAME=COMMAND``), else from its program (``program_of``); the same
+    program twice gets ``_2``, ``_3``; a name a log cannot hold becomes ``bot1``, ``bot2`` ... A name given twice, or
+    one a log cannot hold, is a ``ValueError``."""
+    chosen = [name for name in given if name]
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"two bots are named {next(name for name in chosen if chosen.count(name) > 1)}")
+    if chosen:
+        check_names(chosen)
     names: list[str] = []
     for number, command in enumerate(commands, start=1):
-        program = next((part for part in reversed(command) if part.endswith(".py")), command[0] if command else "")
-        stem = re.sub(r"[^A-Za-z0-9_]", "_", Path(program).stem)[:24]
+        name_given = given[number - 1] if number - 1 < len(given) else None
+        if name_given:
+            names.append(name_given)
+            continue
+        stem = re.sub(r"[^A-Za-z0-9_]", "_", program_of(command))[:24]
         name = stem if stem[:1].isalpha() else f"bot{number}"
         base, count = name, 1
-        while name in names:
+        while name in names or name in chosen:
             count += 1
             name = f"{base}_{count}"
         try:
@@ -293,6 +362,8 @@ class Match:
         on_game: Callable[[int, str, Table], None] | None = None,
         max_moves: int = MAX_MOVES,
         spec_line: str | None = None,
+        names: Sequence[str | None] = (),
+        stderr_dir: Path | None = None,
     ) -> None:
         self.spec = spec
         self.spec_line = spec_line  # what the logs' spec line says (a copy of a spec file beside them)
@@ -302,7 +373,9 @@ class Match:
         self.move_timeout = move_timeout
         self.target = target
         self.on_game = on_game
-        self.names = bot_names(self.commands)
+        self.names = bot_names(self.commands, names)
+        self.stderr_dir = stderr_dir
+        self.done = 0  # games finished
         self.records = {name: Record(name, command) for name, command in zip(self.names, self.commands, strict=True)}
         self.bots: dict[str, Bot] = {}
         self.max_moves = max_moves
@@ -318,10 +391,11 @@ class Match:
         try:
             for name, command in zip(self.names, self.commands, strict=True):
                 try:
-                    self.bots[name] = Bot(name, command)
+                    self.bots[name] = Bot(name, command, self.stderr_dir / f"{name}.stderr" if self.stderr_dir is not None else None)
                 except OSError as error:
                     shown = escape(" ".join(command))
                     raise UsageError(f"bot {name}: cannot start '{shown}': {error.strerror or error}") from None
+            self.started = started
             for number in range(self.games):
                 self._game(number)
         finally:
@@ -351,24 +425,26 @@ class Match:
         while told < len(table.ended):
             self._tell(number + 1, {"protocol": PROTOCOL, "phase": "round-over", **table.ended[told].to_json()})
             told += 1
-        if stopped is not None:
-            self.unfinished.append({"game": number + 1, "reason": stopped, "moves": table.moves})
         game = table.game
         winner = game.winner
         winners = sorted(set(winner) if isinstance(winner, list) else {winner} if winner is not None else set())
         self._tell(number + 1, {"protocol": PROTOCOL, "phase": "game-over", "scores": game.scores, "winners": winners, "stopped": stopped})
-        for name in seats:  # a shared win counts for each winner
-            record = self.records[name]
-            record.games += 1
-            record.points += game.scores[name]
-            if name in winners:
-                record.wins += 1
-        if self.on_game is not None:
-            log = game.log()
-            if stopped is not None:  # the log stays one check accepts: it ends unfinished, and says why
-                why = "no move can change the position any more" if stopped == "blocked" else f"{self.max_moves} moves played"
-                log += f"# stopped by the host: {stopped} ({why}); nobody wins this game\n"
-            self.on_game(number, log, table)
+        log = game.log()
+        if stopped is not None:  # the log stays one check accepts: it ends unfinished, and says why
+            why = "no move can change the position any more" if stopped == "blocked" else f"{self.max_moves} moves played"
+            log += f"# stopped by the host: {stopped} ({why}); nobody wins this game\n"
+        with _signals_held():  # the game counts in the results, and its log is written, or neither (Ctrl-C: partial)
+            if stopped is not None:
+                self.unfinished.append({"game": number + 1, "reason": stopped, "moves": table.moves})
+            for name in seats:  # a shared win counts for each winner
+                record = self.records[name]
+                record.games += 1
+                record.points += game.scores[name]
+                if name in winners:
+                    record.wins += 1
+            self.done = number + 1
+            if self.on_game is not None:
+                self.on_game(number, log, table)
 
     def _tell(self, number: int, message: dict[str, Any]) -> None:
         """Send every bot still in the match a message that wants no answer (how a round or the game ended)."""
@@ -463,9 +539,21 @@ class Match:
             return False, None
         return (move in decision.moves), move
 
-    def results(self) -> dict[str, Any]:
+    def progress_text(self) -> str:
+        """One line for a terminal: games done, moves per second, the time left at this pace."""
+        done = max(self.done, 1)
+        elapsed = max(time.monotonic() - getattr(self, "started", time.monotonic()), 1e-9)
+        left = elapsed / done * (self.games - done)
+        return f"{done}/{self.games} games, {self.moves / elapsed:,.0f} moves/s, about {_duration(left)} left"
+
+    def results(self, partial: bool = False) -> dict[str, Any]:
+        """The match's results (``partial``: interrupted, with the games finished so far)."""
+        if partial:
+            self.seconds = time.monotonic() - getattr(self, "started", time.monotonic())
         return {
             "protocol": PROTOCOL,
+            "partial": partial,
+            "games_finished": self.done,
             "spec": str(self.spec),
             "games": self.games,
             "seed": self.seed,

@@ -155,7 +155,7 @@ def test_a_bot_that_cannot_start_is_an_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("bots", "message"),
     [
-        ((RANDOM,), "spec uno is for 2 to 10 players, not 1 bots"),
+        ((RANDOM,), "spec uno is for 2 to 10 players (one bot each), not 1 bot"),
         (("'unclosed",), "No closing quotation"),
         (("",), "a bot is a command line, not an empty string"),
     ],
@@ -210,6 +210,64 @@ def test_bot_names_come_from_their_programs() -> None:
         "python3",
     ]
     assert bot_names([["python3", "9lives.py"], ["red"]]) == ["bot1", "bot2"]  # a digit first; a reserved word
+    # issue 28, point 5: the script for any interpreter, a module's last part, and names given as NAME=COMMAND
+    assert bot_names([["node", "bots/fast.js"], ["bash", "x.sh"], ["python3", "-m", "my.champion"], ["java", "-jar", "b.jar"]]) == [
+        "fast",
+        "x",
+        "champion",
+        "b",
+    ]
+    assert bot_names([["python3", "a.py"], ["python3", "a.py"]], ["a", None]) == ["a", "a_2"]
+    with pytest.raises(ValueError, match="two bots are named champ"):
+        bot_names([["x"], ["y"]], ["champ", "champ"])
+
+
+def test_a_bot_named_on_the_command_line_keeps_its_standard_error(tmp_path: Path) -> None:
+    out, kept = tmp_path / "m", tmp_path / "stderr"
+    script = f"import sys, runpy; sys.stderr.write('thinking hard\\n'); runpy.run_path('{BOTS / 'random_bot.py'}', run_name='__main__')"
+    noisy = f'{sys.executable} -c "{script}"'
+    result = referee(
+        "play",
+        "--spec",
+        "uno",
+        "--games",
+        "1",
+        "--target",
+        "50",
+        "--out",
+        str(out),
+        "--bot-stderr",
+        str(kept),
+        f"champ={GREEDY}",
+        f"noisy={noisy}",
+    )
+    assert result.returncode == 0, result.stderr
+    assert [bot["name"] for bot in json.loads((out / "results.json").read_text())["bots"]] == ["champ", "noisy"]
+    assert "players champ noisy" in (out / "game-001.log").read_text()
+    assert (kept / "noisy.stderr").read_text() == "thinking hard\n" and (kept / "champ.stderr").read_text() == ""
+    one = referee("play", "--spec", "uno", "--out", str(tmp_path / "one"), GREEDY)
+    assert one.returncode == 2 and "is for 2 to 10 players (one bot each), not 1 bot\n" in one.stderr
+
+
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_match_writes_the_games_finished_so_far(tmp_path: Path, sent: signal.Signals, code: int) -> None:
+    """Issue 28, point 4: Ctrl-C or SIGTERM: every bot stopped, results.json with the games finished, marked partial."""
+    out = tmp_path / "m"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "play", "--spec", "uno", "--games", "500", "--target", "50", "--out", str(out), GREEDY, RANDOM],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "game-002.log").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(sent)
+    output, errors = process.communicate(timeout=20)
+    assert process.returncode == code and errors == b"" and output == b""
+    results = json.loads((out / "results.json").read_text())
+    finished = len(list(out.glob("game-*.log")))
+    assert results["partial"] is True and results["games_finished"] == finished >= 2
+    assert sum(bot["games"] for bot in results["bots"]) == 2 * finished
 
 
 def _before(rounds: list[dict[str, object]], ended: dict[str, object]) -> int:
