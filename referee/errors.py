@@ -127,7 +127,12 @@ class IllegalMove(RefereeError, ValueError):
     def __init__(self, move: str, diagnostic: object) -> None:
         code, rule, message = (getattr(diagnostic, name) for name in ("code", "rule", "message"))
         super().__init__(f"illegal move '{escape(move)}': {code} [{rule}]: {message}")
+        self.move = move
         self.diagnostic = diagnostic
+
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, object]]:
+        """Pickled as its move and diagnostic (an exception pickles its message alone by default)."""
+        return (IllegalMove, (self.move, self.diagnostic))
 
 
 class InternalError(RefereeError):

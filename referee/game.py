@@ -154,7 +154,7 @@ class Game:
         self._before: list[tuple[int, int]] = []  # by event: the side in play and the draw pile's size before it (views)
         self._history = History()  # the events' public record, kept for views
         self._undo: list[tuple[int, Snapshot | None, Move | None]] = []  # events before the step, the engine before it, its move
-        self.undo_limit: int | None = None  # how many steps ``pop`` can undo (None: all); a host that never pops keeps 0
+        self._undo_limit: int | None = None  # how many steps ``pop`` can undo (None: all); a host that never pops keeps 0
         if header:
             self._step(header, None)
             self._undo.clear()  # the header is not undone
@@ -331,7 +331,7 @@ class Game:
                 return diagnostic
             self._events.append(placed)
         self._undo.append((before, snapshot, move))
-        limit = self.undo_limit
+        limit = self._undo_limit
         if limit is not None and len(self._undo) > limit:  # a snapshot is the whole state: keep only those pop can reach
             index = len(self._undo) - 1 - limit
             count, kept, made = self._undo[index]
@@ -376,12 +376,28 @@ class Game:
         if diagnostic is not None:
             raise IllegalMove(str(move), diagnostic)
 
+    @property
+    def undo_limit(self) -> int | None:
+        """How many steps ``pop`` can undo: None (the default) all of them; N keeps a state copy for the last N steps
+        only (a host that never pops sets 0, and a long game then holds no state per move)."""
+        return self._undo_limit
+
+    @undo_limit.setter
+    def undo_limit(self, limit: int | None) -> None:
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise ValueError(f"undo_limit is None or a whole number from 0, not {limit!r}")
+        self._undo_limit = limit
+        if limit is not None:  # forget the state copies beyond the limit
+            for index in range(max(0, len(self._undo) - limit)):
+                count, _, made = self._undo[index]
+                self._undo[index] = (count, None, made)
+
     def pop(self) -> Move | None:
         """Undo the last step (a move, or a round's deal) and return its move (None for a deal)."""
         if not self._undo:
             raise IndexError("pop from a game with nothing to undo")
         if self._undo[-1][1] is None:
-            raise IndexError(f"pop beyond the last {self.undo_limit} steps (Game.undo_limit keeps only those)")
+            raise IndexError(f"pop beyond the last {self._undo_limit} steps (Game.undo_limit keeps only those)")
         before, snapshot, move = self._undo.pop()
         assert snapshot is not None
         self._engine.restore(snapshot)
@@ -415,7 +431,7 @@ class Game:
         other._before = list(self._before)
         other._history = self._history.copy()
         other._undo = list(self._undo)  # snapshots are never changed: restoring copies them
-        other.undo_limit = self.undo_limit
+        other._undo_limit = self._undo_limit
         other.error = self.error
         return other
 
@@ -426,7 +442,7 @@ class Game:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled as its spec and its log, replayed when loaded (the same on the compiled and the pure build)."""
-        return (_unpickle, (self.rules.spec.path, self.log()))
+        return (_unpickle, (self.rules.spec.path, self.log(), self.undo_limit))
 
     def position(self) -> tuple[Any, ...]:
         """What decides the rest of the game, as a hashable value: where every card is, whose move it is and what is
@@ -624,8 +640,10 @@ class Game:
 _SETUP = (ev.Round, ev.Dealer, ev.Shuffle, ev.Hand, ev.Start)
 
 
-def _unpickle(spec: str, log: str) -> Game:
-    return Game.from_log(log, spec=spec)
+def _unpickle(spec: str, log: str, undo_limit: int | None = None) -> Game:
+    game = Game.from_log(log, spec=spec)
+    game.undo_limit = undo_limit
+    return game
 
 
 def _placed(event: ev.Event, line: int) -> ev.Event:

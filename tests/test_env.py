@@ -188,3 +188,36 @@ def test_cards_owed_are_encoded_by_seat() -> None:
             return
         environment.step(int(rng.choice(list(np.flatnonzero(observation["action_mask"])))))
     raise AssertionError("no penalty owed in 3,000 steps")
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_the_environment_copies_and_pickles_mid_game(wrapped: bool) -> None:
+    """Issue 28, point 6 (for search, and multiprocessing): a deep copy and a pickle mid-game go on exactly as the
+    original, on the pure and the compiled build alike; the hosted table pickles too."""
+    import copy
+    import pickle
+
+    from referee.table import Table
+
+    environment = env(spec="uno-flip", players=3) if wrapped else raw_env(spec="uno-flip", players=3)
+    environment.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(40):
+        observation = environment.observe(environment.agent_selection)
+        environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    copies = [copy.deepcopy(environment), pickle.loads(pickle.dumps(environment))]
+    for _ in range(60):
+        if not environment.agents:
+            break
+        agent = environment.agent_selection
+        observation = environment.observe(agent)
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        for other in copies:
+            assert other.agent_selection == agent
+            assert np.array_equal(other.observe(agent)["observation"], observation["observation"])
+            other.step(action)
+        environment.step(action)
+    table = Table("uno", ["Ann", "Bob"], seed=3)
+    table.decision()
+    again = pickle.loads(pickle.dumps(table))
+    assert again.decision() == table.decision() and again.game == table.game and again.game.undo_limit == 0

@@ -411,6 +411,47 @@ def test_copies_are_independent_and_equal_until_one_moves(mode: str) -> None:
     assert again == game and again.move_stack == game.move_stack
 
 
+def test_moves_legalities_and_illegal_moves_pickle_on_every_build() -> None:
+    """Issue 28, point 6: the compiled build's frozen records (every event kind, so every move) pickle as the pure
+    build's do, and so does IllegalMove (an exception pickles its message alone by default)."""
+    import pickle
+
+    from referee import events as ev
+
+    game = _played(4, 60)
+    for move in [*game.legal_moves(), *game.move_stack, referee.Move.parse("Ann draws")]:
+        again = pickle.loads(pickle.dumps(move))
+        assert again == move and again.event == move.event and type(again.event) is type(move.event)
+    kinds = {type(event) for event in referee.Game.from_log(game.log())._events}  # noqa: SLF001 - every kind a game makes
+    assert {ev.Players, ev.Round, ev.Dealer, ev.Shuffle, ev.Play, ev.Draw} <= kinds
+    for event in referee.Game.from_log(game.log())._events:  # noqa: SLF001
+        assert pickle.loads(pickle.dumps(event)) == event
+    legality = game.is_legal(f"{game.players[0]} plays red-99")
+    again = pickle.loads(pickle.dumps(legality))
+    assert (again.legal, again.code, again.message) == (legality.legal, legality.code, legality.message)
+    many = next(name for name in game.players if len(game.hand(name)) > 2)
+    with pytest.raises(referee.IllegalMove) as raised:
+        game.push(f"{many} calls uno")  # only a player down to one card may
+    error = pickle.loads(pickle.dumps(raised.value))
+    assert type(error) is referee.IllegalMove and str(error) == str(raised.value) and error.diagnostic == raised.value.diagnostic
+
+
+def test_undo_limit_keeps_state_copies_for_the_last_steps_only() -> None:
+    game = _played(5, 30)
+    game.undo_limit = 2
+    game.pop()
+    game.pop()
+    with pytest.raises(IndexError, match="pop beyond the last 2 steps"):
+        game.pop()
+    assert len(game.move_stack) > 0  # the moves are still known, only their state copies are gone
+    with pytest.raises(ValueError, match="undo_limit is None or a whole number"):
+        game.undo_limit = -1
+    fresh = _played(5, 30)
+    fresh.undo_limit = None
+    for _ in range(10):
+        fresh.pop()
+
+
 def test_two_move_orders_reaching_one_position_compare_equal() -> None:
     """Score claims change nothing: made in either order, the games are in one position (and hash alike)."""
     game = _played(5, 5000, spec="house-short-game")
