@@ -36,6 +36,8 @@ agent asked out of turn (an UNO call, a catch, a jump-in) may ``wait``.
 from __future__ import annotations
 
 import random
+import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -129,29 +131,40 @@ class Encoding:
         self.colours = {colour: number for number, colour in enumerate(sorted(set().union(*rules.side_colours)))}
         self.sides = rules.spec.side_names
         n, t, f = players, len(self.types), len(self.faces)
-        sizes = [
-            ("hand", t),  # how many of each physical card the observer holds
-            ("discard_pile", t),  # how many of each physical card lie in the discard pile
-            ("top", f),  # the face showing on the discard pile (one-hot)
-            ("colour", len(self.colours)),  # the colour in play (one-hot)
-            ("side", 1),  # 1 on the second side (dark)
-            ("direction", 1),  # 1 when play goes left
-            ("hand_sizes", n),  # by relative seat
-            ("draw_pile", 1),
-            ("scores", n),  # by relative seat, clipped to 1,000,000
-            ("to_act", n),  # who must act (one-hot by relative seat)
-            ("optional", 1),  # 1 when the observer is asked out of turn and may wait
-            ("owes", n),  # cards owed, by relative seat (a draw until a colour counts as 1)
-            ("uno", n),  # whose UNO window is open (one-hot by relative seat)
-            ("backs", (n - 1) * f),  # each other seat's hand as the table sees its back: counts of faces
-            ("draw_pile_back", f),  # the face on the back of the draw pile's top card (one-hot)
+        deck = len(rules.deck)
+        copies = Counter(card.token for card in rules.deck)  # how many of each physical card: a count's bound
+        per_type = [float(copies[token]) for token in self.types]
+        per_face = [float(sum(1 for card in rules.deck if face in {side.token for side in card.faces})) for face in self.faces]
+        # (name, size, the highest value of each dimension): one-hots are 0 or 1, counts bounded by the deck
+        sizes: list[tuple[str, int, list[float]]] = [
+            ("hand", t, per_type),  # how many of each physical card the observer holds
+            ("discard_pile", t, per_type),  # how many of each physical card lie in the discard pile
+            ("top", f, [1.0] * f),  # the face showing on the discard pile (one-hot)
+            ("colour", len(self.colours), [1.0] * len(self.colours)),  # the colour in play (one-hot)
+            ("direction", 1, [1.0]),  # 1 when play goes left
+            ("hand_sizes", n, [float(deck)] * n),  # by relative seat
+            ("draw_pile", 1, [float(deck)]),
+            ("scores", n, [_HIGH] * n),  # by relative seat, clipped to 1,000,000
+            ("to_act", n, [1.0] * n),  # who must act (one-hot by relative seat)
+            ("optional", 1, [1.0]),  # 1 when the observer is asked out of turn and may wait
+            ("owes", n, [_HIGH] * n),  # cards owed, by relative seat (a draw until a colour counts as 1; stacks add up)
+            ("uno", n, [1.0] * n),  # whose UNO window is open (one-hot by relative seat)
         ]
+        if len(self.sides) > 1:  # what only a game of two sides has: the side in play, and the backs the table sees
+            sizes += [
+                ("side", 1, [1.0]),  # 1 on the second side (dark)
+                ("backs", (n - 1) * f, per_face * (n - 1)),  # each other seat's hand as the table sees its back
+                ("draw_pile_back", f, [1.0] * f),  # the face on the back of the draw pile's top card (one-hot)
+            ]
         self.parts: dict[str, slice] = {}
+        highs: list[float] = []
         start = 0
-        for name, size in sizes:
+        for name, size, high in sizes:
             self.parts[name] = slice(start, start + size)
+            highs += high
             start += size
         self.size = start
+        self.high = np.array(highs, dtype=np.float32)  # the observation space's bounds, true of every observation
 
     def encode(self, view: SeatView, decision: Decision | None) -> np.ndarray:
         vector = np.zeros(self.size, dtype=np.float32)
@@ -172,7 +185,6 @@ class Encoding:
             vector[parts["top"].start + self.faces[view.top]] = 1
         if view.colour is not None:
             vector[parts["colour"].start + self.colours[view.colour]] = 1
-        vector[parts["side"].start] = float(view.side != self.sides[0])
         vector[parts["direction"].start] = float(view.direction == "left")
         for seat in range(n):
             other = (me + seat) % n
@@ -186,20 +198,22 @@ class Encoding:
             vector[parts["owes"].start + relative(owed.player)] += owed.cards if owed.cards is not None else 1
         if view.uno is not None:
             vector[parts["uno"].start + relative(view.uno)] = 1
-        backs = parts["backs"].start
-        f = len(self.faces)
-        for seat in range(1, n):
-            for token in view.backs[(me + seat) % n]:
-                vector[backs + (seat - 1) * f + self.faces[token]] += 1
-        if view.draw_pile_back is not None:
-            vector[parts["draw_pile_back"].start + self.faces[view.draw_pile_back]] = 1
+        if "backs" in parts:
+            vector[parts["side"].start] = float(view.side != self.sides[0])
+            backs = parts["backs"].start
+            f = len(self.faces)
+            for seat in range(1, n):
+                for token in view.backs[(me + seat) % n]:
+                    vector[backs + (seat - 1) * f + self.faces[token]] += 1
+            if view.draw_pile_back is not None:
+                vector[parts["draw_pile_back"].start + self.faces[view.draw_pile_back]] = 1
         return vector
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """The referee as a PettingZoo AEC environment (see the module's docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "referee_uno_v1", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "referee_v1", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(
         self,
@@ -219,6 +233,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.render_mode = render_mode
         self.target = target
         self.max_steps = max_steps
+        name = re.sub(r"[^a-z0-9]+", "_", self.rules.spec.name.lower()).strip("_")
+        self.metadata = {**raw_env.metadata, "name": f"referee_{name}_v1"}  # one name per spec, as PettingZoo's games have
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
         self.actions = Actions(self.rules, players)
@@ -226,7 +242,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.action_spaces = {agent: spaces.Discrete(len(self.actions)) for agent in self.possible_agents}
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(low=0.0, high=_HIGH, shape=(self.encoding.size,), dtype=np.float32),
+                "observation": spaces.Box(low=0.0, high=self.encoding.high, shape=(self.encoding.size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(len(self.actions),), dtype=np.int8),
             }
         )

@@ -221,3 +221,28 @@ def test_the_environment_copies_and_pickles_mid_game(wrapped: bool) -> None:
     table.decision()
     again = pickle.loads(pickle.dumps(table))
     assert again.decision() == table.decision() and again.game == table.game and again.game.undo_limit == 0
+
+
+@pytest.mark.parametrize(("spec", "players"), [("uno", 2), ("uno-flip", 3), ("uno-flip-party", 4), ("uno-progressive", 5)])
+def test_observations_lie_within_their_true_bounds_and_name_their_spec(spec: str, players: int) -> None:
+    """Issue 28, point 8: per-dimension bounds that every observation meets (one-hots 0..1, counts bounded by the
+    deck), a name per spec, render_fps, and no always-zero UNO Flip parts in a game of one side."""
+    environment = raw_env(spec=spec, players=players)
+    assert environment.metadata["name"] == f"referee_{spec.replace('-', '_')}_v1" and environment.metadata["render_fps"] == 1
+    space = environment.observation_space("player_0")["observation"]
+    parts = environment.encoding.parts
+    two_sides = spec.startswith("uno-flip")
+    assert ({"side", "backs", "draw_pile_back"} <= set(parts)) == two_sides
+    assert not two_sides or len(environment.rules.spec.side_names) == 2
+    for name in ("top", "colour", "to_act", "uno", "direction", "optional"):
+        assert float(space.high[parts[name]].max()) == 1.0
+    assert float(space.high[parts["hand"]].max()) <= len(environment.rules.deck)
+    environment.reset(seed=2)
+    rng = random.Random(2)
+    for step in range(600):
+        if not environment.agents:
+            break
+        agent = environment.agent_selection
+        observation = environment.observe(agent)
+        assert space.contains(observation["observation"]), (step, np.flatnonzero(observation["observation"] > space.high))
+        environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
