@@ -1,5 +1,8 @@
 """What hosting costs: environment steps per second (random masked actions) and match-host moves per second (the
-example bots, over pipes), for classic UNO and UNO Flip (figures, not a timed test).
+example bots, over pipes), for classic UNO and UNO Flip (figures, not a timed test). Where RLCard is installed
+(``pip install rlcard``; not a dependency), its UNO runs in the same process, on the same machine and load, and the
+ratios are printed: its ``env.step`` against ``raw_env`` and ``env()``, its raw game against ``Game`` (legal moves,
+push).
 
 Run: python tests/perf/bench_env.py [STEPS] [GAMES]
 """
@@ -50,9 +53,92 @@ def moves_per_second(spec: str, games: int) -> tuple[float, int]:
     return match.moves / match.seconds, match.moves
 
 
+def wrapped_steps_per_second(spec: str, players: int, steps: int) -> float:
+    """As ``steps_per_second``, through ``env()`` (PettingZoo's wrappers), as an agent would use it."""
+    from referee.env import env
+
+    environment = env(spec=spec, players=players)
+    rng = random.Random(0)
+    seed, done = 0, 0
+    started = time.perf_counter()
+    while done < steps:
+        environment.reset(seed=seed)
+        seed += 1
+        for _ in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                environment.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            environment.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+            if done >= steps:
+                break
+    return done / (time.perf_counter() - started)
+
+
+def game_moves_per_second(spec: str, players: int, moves: int) -> float:
+    """``Game.legal_moves()`` and ``push`` of a random one, across as many rounds as it takes."""
+    import referee
+
+    rng = random.Random(0)
+    names = [f"P{seat}" for seat in range(players)]
+    done, seed = 0, 0
+    started = time.perf_counter()
+    while done < moves:
+        game = referee.Game.new(spec, names, seed=seed)
+        game.undo_limit = 0
+        seed += 1
+        while done < moves and (legal := game.legal_moves()):
+            game.push(legal[rng.randrange(len(legal))])
+            done += 1
+    return done / (time.perf_counter() - started)
+
+
+def rlcard_rates(players: int, steps: int) -> tuple[float, float] | None:
+    """RLCard's UNO (classic, its own rules): ``env.step`` steps/s and raw-game moves/s; None without RLCard."""
+    try:
+        import rlcard
+        from rlcard.games.uno.game import UnoGame
+    except ImportError:
+        return None
+    rng = random.Random(0)
+    environment = rlcard.make("uno", config={"seed": 0, "game_num_players": players})
+    done = 0
+    started = time.perf_counter()
+    while done < steps:
+        state, _ = environment.reset()
+        while not environment.is_over() and done < steps:
+            state, _ = environment.step(rng.choice(list(state["legal_actions"])))
+            done += 1
+    env_rate = done / (time.perf_counter() - started)
+    game = UnoGame(num_players=players)
+    game.np_random = np.random.RandomState(0)
+    done = 0
+    started = time.perf_counter()
+    while done < steps:
+        game.init_game()
+        while not game.is_over() and done < steps:
+            game.step(rng.choice(game.get_legal_actions()))
+            done += 1
+    return env_rate, done / (time.perf_counter() - started)
+
+
 def main() -> None:
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    print(f"{'players':>7} {'raw_env':>9} {'env()':>9} {'Game':>9} {'RLCard env':>11} {'RLCard game':>12}  (classic UNO; steps or moves/s)")
+    for players in (2, 4):
+        raw, wrapped = steps_per_second("uno", players, steps)[0], wrapped_steps_per_second("uno", players, steps)
+        moves = game_moves_per_second("uno", players, steps)
+        theirs = rlcard_rates(players, steps)
+        if theirs is None:
+            print(f"{players:>7} {raw:>9,.0f} {wrapped:>9,.0f} {moves:>9,.0f} {'-':>11} {'-':>12}  (RLCard not installed)")
+            continue
+        env_rate, game_rate = theirs
+        print(f"{players:>7} {raw:>9,.0f} {wrapped:>9,.0f} {moves:>9,.0f} {env_rate:>11,.0f} {game_rate:>12,.0f}")
+        print(f"{'ratio':>7} {raw / env_rate:>9.2f} {wrapped / env_rate:>9.2f} {moves / game_rate:>9.2f}  (ours / RLCard's: 1.0 is as fast)")
+    print()
     print(f"{'spec':<9} {'players':>7} {'env steps/s':>12}  (random masked actions, {steps:,} steps, observe + step)")
     for spec in ("uno", "uno-flip"):
         for players in (2, 4, 10):
