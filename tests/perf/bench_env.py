@@ -137,7 +137,9 @@ def main() -> None:
             continue
         env_rate, game_rate = theirs
         print(f"{players:>7} {raw:>9,.0f} {wrapped:>9,.0f} {moves:>9,.0f} {env_rate:>11,.0f} {game_rate:>12,.0f}")
-        print(f"{'ratio':>7} {raw / env_rate:>9.2f} {wrapped / env_rate:>9.2f} {moves / game_rate:>9.2f}  (ours / RLCard's: 1.0 is as fast)")
+        print(
+            f"{'ratio':>7} {raw / env_rate:>9.2f} {wrapped / env_rate:>9.2f} {moves / game_rate:>9.2f}  (ours / RLCard's: 1.0 is as fast)"
+        )
     print()
     print(f"{'spec':<9} {'players':>7} {'env steps/s':>12}  (random masked actions, {steps:,} steps, observe + step)")
     for spec in ("uno", "uno-flip"):
