@@ -23,9 +23,12 @@ from referee.host import Match
 BOTS = Path(__file__).resolve().parent.parent.parent / "examples" / "bots"
 
 
-def steps_per_second(spec: str, players: int, steps: int) -> tuple[float, int]:
-    """Steps of one environment with uniform random masked actions, across as many games as it takes."""
-    environment = raw_env(spec=spec, players=players)
+def steps_per_second(spec: str, players: int, steps: int, wrapped: bool = False) -> tuple[float, int]:
+    """Steps of one environment with uniform random masked actions, across as many games as it takes (``wrapped``:
+    through ``env()``, PettingZoo's wrappers, as an agent uses it; else ``raw_env``)."""
+    from referee.env import env
+
+    environment = env(spec=spec, players=players) if wrapped else raw_env(spec=spec, players=players)
     rng = random.Random(0)
     seed, done = 0, 0
     started = time.perf_counter()
@@ -51,30 +54,6 @@ def moves_per_second(spec: str, games: int) -> tuple[float, int]:
         match = Match(spec, bots, games=games, seed=0, move_timeout=10)
         match.run()
     return match.moves / match.seconds, match.moves
-
-
-def wrapped_steps_per_second(spec: str, players: int, steps: int) -> float:
-    """As ``steps_per_second``, through ``env()`` (PettingZoo's wrappers), as an agent would use it."""
-    from referee.env import env
-
-    environment = env(spec=spec, players=players)
-    rng = random.Random(0)
-    seed, done = 0, 0
-    started = time.perf_counter()
-    while done < steps:
-        environment.reset(seed=seed)
-        seed += 1
-        for _ in environment.agent_iter():
-            observation, _, termination, truncation, _ = environment.last()
-            if termination or truncation:
-                environment.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            environment.step(int(legal[rng.randrange(len(legal))]))
-            done += 1
-            if done >= steps:
-                break
-    return done / (time.perf_counter() - started)
 
 
 def game_moves_per_second(spec: str, players: int, moves: int) -> float:
@@ -129,7 +108,7 @@ def main() -> None:
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     print(f"{'players':>7} {'raw_env':>9} {'env()':>9} {'Game':>9} {'RLCard env':>11} {'RLCard game':>12}  (classic UNO; steps or moves/s)")
     for players in (2, 4):
-        raw, wrapped = steps_per_second("uno", players, steps)[0], wrapped_steps_per_second("uno", players, steps)
+        raw, wrapped = steps_per_second("uno", players, steps)[0], steps_per_second("uno", players, steps, wrapped=True)[0]
         moves = game_moves_per_second("uno", players, steps)
         theirs = rlcard_rates(players, steps)
         if theirs is None:
