@@ -20,7 +20,7 @@ from referee.errors import InputError, Position, UsageError
 from referee.inputs import LogSource
 from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
-from referee.public_replay import Branches
+from referee.public_replay import Branches, rule_of
 from referee.public_replay import judge as public_judge
 from referee.replay import DEFAULT_TIMEOUT, Replay
 from referee.spec_model import Rule, ruling_text
@@ -165,7 +165,7 @@ def _settle_public(replay: Replay, errors: list[Diagnostic]) -> Branches | None:
     engine = replay.engine
     if branches is None or engine is None or errors:
         return None
-    outcome = public_judge(branches, replay.timeout, False, _rule_of(engine.rules), want_answers=False)
+    outcome = public_judge(branches, replay.timeout, False, rule_of(engine.rules), want_answers=False)
     if outcome.diagnostic is not None:
         errors.append(outcome.diagnostic)
         return None
@@ -186,17 +186,13 @@ def judge_public(branches: Branches, event: ev.Event, rules: Rules) -> Diagnosti
     live, dead, events = list(branches.live), list(branches.dead), list(branches.events)
     try:
         branches.apply(event)
-        outcome = public_judge(branches, DEFAULT_TIMEOUT, False, _rule_of(rules), want_answers=False)
+        outcome = public_judge(branches, DEFAULT_TIMEOUT, False, rule_of(rules), want_answers=False)
         if outcome.undetermined is not None:
             return Diagnostic(event.line, "undetermined", outcome.undetermined, "")
         return outcome.diagnostic
     finally:
         branches.live, branches.dead, branches.events = live, dead, events
         engine.restore(before)
-
-
-def _rule_of(rules: Rules) -> dict[str, str]:
-    return {check: rule.id for check, rule in rules.check_rules.items()}
 
 
 _KIND_ORDER = {

@@ -289,6 +289,16 @@ def wilson(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _line(message: dict[str, Any]) -> bytes:
+    """One message of the protocol: a line of compact JSON."""
+    return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _legal(decision: Decision) -> list[str]:
+    """A decision's answers as a bot writes them: its moves, and ``wait`` when it may let the chance go."""
+    return [str(move) for move in decision.moves] + (["wait"] if decision.optional else [])
+
+
 def _duration(seconds: float) -> str:
     seconds = int(seconds)
     return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min" if seconds >= 3600 else f"{seconds // 60} min {seconds % 60:02d} s"
@@ -376,6 +386,7 @@ class Match:
         self.names = bot_names(self.commands, names)
         self.stderr_dir = stderr_dir
         self.done = 0  # games finished
+        self.started = time.monotonic()  # when the match began (run sets it again as the bots start)
         self.records = {name: Record(name, command) for name, command in zip(self.names, self.commands, strict=True)}
         self.bots: dict[str, Bot] = {}
         self.max_moves = max_moves
@@ -411,9 +422,7 @@ class Match:
         told = 0
         stopped: str | None = None
         while (decision := table.decision()) is not None:
-            while told < len(table.ended):  # a round just ended: every bot hears how
-                self._tell(number + 1, {"protocol": PROTOCOL, "phase": "round-over", **table.ended[told].to_json()})
-                told += 1
+            told = self._tell_rounds(number + 1, table, told)  # a round just ended: every bot hears how
             if table.moves >= self.max_moves:  # bots that never finish (always drawing, say) do not hold the match up
                 stopped = "max-moves"
                 break
@@ -422,9 +431,7 @@ class Match:
                 stopped = "blocked"
                 break
             self._decide(number + 1, table, decision)
-        while told < len(table.ended):
-            self._tell(number + 1, {"protocol": PROTOCOL, "phase": "round-over", **table.ended[told].to_json()})
-            told += 1
+        self._tell_rounds(number + 1, table, told)
         game = table.game
         winner = game.winner
         winners = sorted(set(winner) if isinstance(winner, list) else {winner} if winner is not None else set())
@@ -446,9 +453,15 @@ class Match:
             if self.on_game is not None:
                 self.on_game(number, log, table)
 
+    def _tell_rounds(self, number: int, table: Table, told: int) -> int:
+        """Tell every bot how each round ended since the first ``told`` of them; how many are told now."""
+        for ended in table.ended[told:]:
+            self._tell(number, {"protocol": PROTOCOL, "phase": "round-over", **ended.to_json()})
+        return len(table.ended)
+
     def _tell(self, number: int, message: dict[str, Any]) -> None:
         """Send every bot still in the match a message that wants no answer (how a round or the game ended)."""
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        data = _line(message)
         for name, bot in self.bots.items():
             record = self.records[name]
             if record.left:
@@ -482,9 +495,7 @@ class Match:
         self.sent[name] = (round_number, since + len(view.history))
         data = view.to_json()
         data["history_from"] = since
-        legal = [str(move) for move in decision.moves] + (["wait"] if decision.optional else [])
-        message = {"protocol": PROTOCOL, "phase": "playing", "you": name, "view": data, "legal": legal}
-        return (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        return _line({"protocol": PROTOCOL, "phase": "playing", "you": name, "view": data, "legal": _legal(decision)})
 
     def _decide(self, number: int, table: Table, decision: Decision) -> None:
         name = decision.player
@@ -519,7 +530,7 @@ class Match:
         message is sent again with it (once). A bot told something since its last decision may have answered that
         too (a bot of protocol 1 answers every line): a first line that is not a legal answer is then taken for such
         a reply if another line follows within ``STRAY_GRACE`` seconds."""
-        legal = {str(move) for move in decision.moves} | ({"wait"} if decision.optional else set())
+        legal = _legal(decision)
         answer = bot.ask(self._message(table, decision), self.move_timeout)
         if answer == "history":
             answer = bot.ask(self._message(table, decision, since=0), self.move_timeout)
@@ -542,14 +553,14 @@ class Match:
     def progress_text(self) -> str:
         """One line for a terminal: games done, moves per second, the time left at this pace."""
         done = max(self.done, 1)
-        elapsed = max(time.monotonic() - getattr(self, "started", time.monotonic()), 1e-9)
+        elapsed = max(time.monotonic() - self.started, 1e-9)
         left = elapsed / done * (self.games - done)
         return f"{done}/{self.games} games, {self.moves / elapsed:,.0f} moves/s, about {_duration(left)} left"
 
     def results(self, partial: bool = False) -> dict[str, Any]:
         """The match's results (``partial``: interrupted, with the games finished so far)."""
         if partial:
-            self.seconds = time.monotonic() - getattr(self, "started", time.monotonic())
+            self.seconds = time.monotonic() - self.started
         return {
             "protocol": PROTOCOL,
             "partial": partial,

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 
 from referee import events as ev
+from referee.compiler import Rules
 from referee.engine import Engine
 from referee.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.state import Dispute, Snapshot
@@ -99,6 +100,11 @@ def _hidden(snapshot: Snapshot) -> HiddenState:
     hidden = snapshot.state.hidden
     assert hidden is not None
     return hidden
+
+
+def rule_of(rules: Rules) -> dict[str, str]:
+    """Each check's rule id: what ``judge`` cites for the fact that fails."""
+    return {check: rule.id for check, rule in rules.check_rules.items()}
 
 
 def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True) -> Outcome:

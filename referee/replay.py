@@ -20,7 +20,7 @@ from referee.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.inputs import LogSource
 from referee.log_reader import COLOURS, PAIRS, CardForm, LogReader
-from referee.public_replay import Branches, judge
+from referee.public_replay import Branches, judge, rule_of
 from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
@@ -224,8 +224,7 @@ class Replay:
         assert branches is not None and engine is not None
         self.branches = None
         started = time.monotonic()
-        rule_of = {check: rule.id for check, rule in engine.rules.check_rules.items()}
-        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of, self.want_answers)
+        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of(engine.rules), self.want_answers)
         self.timeout -= time.monotonic() - started
         verdict = self.verdict
         if outcome.undetermined is not None:
