@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -54,12 +53,11 @@ from referee import events as ev
 from referee.compiler import Rules, load_rules
 from referee.game import Game
 from referee.moves import Move
-from referee.seat import SeatView
+from referee.seat import Encoding as SeatEncoding
 from referee.spec_extends import resolve_spec
 from referee.table import Decision, Table
 
 MAX_STEPS = 50_000
-_HIGH = 1_000_000.0  # no count, size or score in an observation is larger (a score is clipped to it)
 
 Key = tuple[Any, ...]
 
@@ -121,93 +119,22 @@ class Actions:
         return " ".join(str(part) for part in key)
 
 
-class Encoding:
-    """The observation vector of a spec and a player count: named parts, each a slice (``parts``)."""
+class Encoding(SeatEncoding):
+    """The observation vector of a spec and a player count (``referee.seat.Encoding``), its bounds as an array."""
 
     def __init__(self, rules: Rules, players: int) -> None:
-        self.types = {token: number for number, token in enumerate(sorted({card.token for card in rules.deck}))}
-        faces = sorted({face.token for card in rules.deck for face in card.faces})
-        self.faces = {token: number for number, token in enumerate(faces)}
-        self.colours = {colour: number for number, colour in enumerate(sorted(set().union(*rules.side_colours)))}
-        self.sides = rules.spec.side_names
-        n, t, f = players, len(self.types), len(self.faces)
-        deck = len(rules.deck)
-        copies = Counter(card.token for card in rules.deck)  # how many of each physical card: a count's bound
-        per_type = [float(copies[token]) for token in self.types]
-        per_face = [float(sum(1 for card in rules.deck if face in {side.token for side in card.faces})) for face in self.faces]
-        # (name, size, the highest value of each dimension): one-hots are 0 or 1, counts bounded by the deck
-        sizes: list[tuple[str, int, list[float]]] = [
-            ("hand", t, per_type),  # how many of each physical card the observer holds
-            ("discard_pile", t, per_type),  # how many of each physical card lie in the discard pile
-            ("top", f, [1.0] * f),  # the face showing on the discard pile (one-hot)
-            ("colour", len(self.colours), [1.0] * len(self.colours)),  # the colour in play (one-hot)
-            ("direction", 1, [1.0]),  # 1 when play goes left
-            ("hand_sizes", n, [float(deck)] * n),  # by relative seat
-            ("draw_pile", 1, [float(deck)]),
-            ("scores", n, [_HIGH] * n),  # by relative seat, clipped to 1,000,000
-            ("to_act", n, [1.0] * n),  # who must act (one-hot by relative seat)
-            ("optional", 1, [1.0]),  # 1 when the observer is asked out of turn and may wait
-            ("owes", n, [_HIGH] * n),  # cards owed, by relative seat (a draw until a colour counts as 1; stacks add up)
-            ("uno", n, [1.0] * n),  # whose UNO window is open (one-hot by relative seat)
-        ]
-        if len(self.sides) > 1:  # what only a game of two sides has: the side in play, and the backs the table sees
-            sizes += [
-                ("side", 1, [1.0]),  # 1 on the second side (dark)
-                ("backs", (n - 1) * f, per_face * (n - 1)),  # each other seat's hand as the table sees its back
-                ("draw_pile_back", f, [1.0] * f),  # the face on the back of the draw pile's top card (one-hot)
-            ]
-        self.parts: dict[str, slice] = {}
-        highs: list[float] = []
-        start = 0
-        for name, size, high in sizes:
-            self.parts[name] = slice(start, start + size)
-            highs += high
-            start += size
-        self.size = start
-        self.high = np.array(highs, dtype=np.float32)  # the observation space's bounds, true of every observation
+        super().__init__(rules, players)
+        self.bounds = np.array(self.high, dtype=np.float32)  # the observation space's bounds, true of every observation
 
-    def encode(self, view: SeatView, decision: Decision | None) -> np.ndarray:
-        vector = np.zeros(self.size, dtype=np.float32)
-        parts = self.parts
-        n = len(view.players)
-        me = view.players.index(view.player)
-
-        def relative(name: str) -> int:
-            return (view.players.index(name) - me) % n
-
-        hand = parts["hand"].start
-        for token in view.hand:
-            vector[hand + self.types[token]] += 1
-        discard = parts["discard_pile"].start
-        for token in view.discard_pile:
-            vector[discard + self.types[token]] += 1
-        if view.top is not None:
-            vector[parts["top"].start + self.faces[view.top]] = 1
-        if view.colour is not None:
-            vector[parts["colour"].start + self.colours[view.colour]] = 1
-        vector[parts["direction"].start] = float(view.direction == "left")
-        for seat in range(n):
-            other = (me + seat) % n
-            vector[parts["hand_sizes"].start + seat] = view.hand_sizes[other]
-            vector[parts["scores"].start + seat] = min(view.scores[other], _HIGH)
-        vector[parts["draw_pile"].start] = view.draw_pile
+    def encode(self, game: Game, player: str, decision: Decision | None) -> np.ndarray:
+        """``player``'s observation: the seat's view (``Game.encode``) and who the table asks."""
+        vector = game.encode(player, self)
         if decision is not None:
-            vector[parts["to_act"].start + relative(decision.player)] = 1
-            vector[parts["optional"].start] = float(decision.optional and decision.player == view.player)
-        for owed in view.owed:
-            vector[parts["owes"].start + relative(owed.player)] += owed.cards if owed.cards is not None else 1
-        if view.uno is not None:
-            vector[parts["uno"].start + relative(view.uno)] = 1
-        if "backs" in parts:
-            vector[parts["side"].start] = float(view.side != self.sides[0])
-            backs = parts["backs"].start
-            f = len(self.faces)
-            for seat in range(1, n):
-                for token in view.backs[(me + seat) % n]:
-                    vector[backs + (seat - 1) * f + self.faces[token]] += 1
-            if view.draw_pile_back is not None:
-                vector[parts["draw_pile_back"].start + self.faces[view.draw_pile_back]] = 1
-        return vector
+            seats = game.players
+            me = seats.index(player)
+            vector[self.parts["to_act"].start + (seats.index(decision.player) - me) % len(seats)] = 1.0
+            vector[self.parts["optional"].start] = float(decision.optional and decision.player == player)
+        return np.array(vector, dtype=np.float32)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -242,7 +169,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.action_spaces = {agent: spaces.Discrete(len(self.actions)) for agent in self.possible_agents}
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(low=0.0, high=self.encoding.high, shape=(self.encoding.size,), dtype=np.float32),
+                "observation": spaces.Box(low=0.0, high=self.encoding.bounds, shape=(self.encoding.size,), dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(len(self.actions),), dtype=np.int8),
             }
         )
@@ -251,6 +178,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self._random = random.Random()
         self.table: Table | None = None
         self._legal: dict[int, Move | None] = {}  # the current agent's legal actions: their moves (None: wait)
+        self._mask = np.zeros(len(self.actions), dtype=np.int8)  # the same as a mask
+        self._action_of: dict[Move, int] = {}  # each move's action, as worked out once
 
     # -- PettingZoo's API
 
@@ -279,12 +208,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table = self._table()
         decision = table.decision()
-        mask = np.zeros(len(self.actions), dtype=np.int8)
-        if decision is not None and decision.player == agent:
-            for action in self._legal:
-                mask[action] = 1
-        view = table.game.view(agent, history=False)
-        return {"observation": self.encoding.encode(view, decision), "action_mask": mask}
+        mine = decision is not None and decision.player == agent
+        mask = self._mask.copy() if mine else np.zeros(len(self.actions), dtype=np.int8)
+        return {"observation": self.encoding.encode(table.game, agent, decision), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -354,13 +280,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         return self.table
 
     def _select(self) -> None:
-        """Point ``agent_selection`` at the agent the table asks, and work out its legal actions."""
+        """Point ``agent_selection`` at the agent the table asks, and work out its legal actions and their mask."""
         decision = self._table().decision()
         self._legal = {}
+        self._mask = np.zeros(len(self.actions), dtype=np.int8)
         if decision is None:
             return
+        action_of = self._action_of
+        if len(action_of) > 10_000:  # bounded: a move's action never changes, but the moves seen add up
+            action_of.clear()
         for move in decision.moves:
-            self._legal[self.actions.index[self.actions.key(move, self._seats)]] = move
+            action = action_of.get(move)
+            if action is None:
+                action = action_of[move] = self.actions.index[self.actions.key(move, self._seats)]
+            self._legal[action] = move
         if decision.optional:
             self._legal[self.actions.index[("wait",)]] = None
+        self._mask[list(self._legal)] = 1
         self.agent_selection = decision.player

@@ -35,7 +35,7 @@ from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
 from referee.moves import Move, legal_moves
 from referee.replay import Replay, card_form
-from referee.seat import History, SeatView, seat_view
+from referee.seat import Encoding, History, SeatView, seat_view
 from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
@@ -155,6 +155,7 @@ class Game:
         self._history = History()  # the events' public record, kept for views
         self._undo: list[tuple[int, Snapshot | None, Move | None]] = []  # events before the step, the engine before it, its move
         self._undo_limit: int | None = None  # how many steps ``pop`` can undo (None: all); a host that never pops keeps 0
+        self._listed: tuple[int, list[Move]] = (-1, [])  # the last ``legal_moves`` and the event count it was made at
         if header:
             self._step(header, None)
             self._undo.clear()  # the header is not undone
@@ -315,6 +316,10 @@ class Game:
     def _step(self, events: Iterable[ev.Event], move: Move | None) -> Diagnostic | None:
         """Apply events as one step: all of them, or (at the first rejected one) none."""
         before = len(self._events)
+        if self._undo_limit == 0 and move is not None and self._was_listed(move):
+            self._apply_listed(move)  # nothing to undo and nothing to reject: no copy of the state
+            self._undo.append((before, None, move))
+            return None
         snapshot = self._engine.snapshot()
         state = self._engine.state
         for event in events:
@@ -339,6 +344,21 @@ class Game:
                 self._undo[index] = (count, None, made)
         return None
 
+    def _was_listed(self, move: Move) -> bool:
+        """Whether ``move`` is one of the moves ``legal_moves`` just listed (the very object): legal, so no copy of
+        the state is needed to undo a rejection."""
+        at, listed = self._listed
+        return at == len(self._events) and any(move is other for other in listed)
+
+    def _apply_listed(self, move: Move) -> None:
+        state = self._engine.state
+        placed = _placed(move.event, len(self._events) + 1)
+        self._before.append((state.side, state.draw_pile_size()))
+        diagnostic = self._engine.apply(placed)
+        if diagnostic is not None:  # pragma: no cover - legal_moves lists only what the engine accepts
+            raise RuntimeError(f"a listed move was rejected: {move}: {diagnostic.code}: {diagnostic.message}")
+        self._events.append(placed)
+
     # -- moves
 
     def legal_moves(self, *, draw_cards: bool = True) -> list[Move]:
@@ -352,6 +372,7 @@ class Game:
                     break
                 claimed.add(event.player)
             moves = [move for move in moves if not (isinstance(move.event, ev.Score) and move.event.player in claimed)]
+        self._listed = (len(self._events), moves)
         return moves
 
     def parse(self, text: str) -> Move:
@@ -400,6 +421,7 @@ class Game:
             raise IndexError(f"pop beyond the last {self._undo_limit} steps (Game.undo_limit keeps only those)")
         before, snapshot, move = self._undo.pop()
         assert snapshot is not None
+        self._listed = (-1, [])  # a later position may have as many events: its moves are listed anew
         self._engine.restore(snapshot)
         del self._events[before:]
         del self._before[before:]
@@ -578,6 +600,16 @@ class Game:
             self._history.round(self.rules, self._events, self._before, state, engine.disputes, self.round_winner, since) if history else ()
         )
         return seat_view(state, self.rules, state.seat[player], self.turn, seen)
+
+    def encode(self, player: str, encoding: Encoding) -> list[float]:
+        """``player``'s view as ``encoding``'s vector (``referee.seat.Encoding``): what ``view`` holds, as numbers, at a
+        fraction of its cost (an environment observes at every step). The same errors as ``view``."""
+        state = self._engine.state
+        if player not in state.seat:
+            raise ValueError(f"{player!r} is not a player of this game")
+        if state.hidden is not None or not state.hands:
+            raise UsageError("a public round's hands are hidden: there is no seat's view of it")
+        return encoding.vector(state, state.seat[player])
 
     @property
     def round_winner(self) -> str | None:

@@ -10,6 +10,7 @@ legal moves from the same ``matches``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from referee.cards import Card, Face, FaceClass
@@ -40,19 +41,32 @@ class Reject(Exception):
 
 def matches(state: GameState, rules: Rules, face: Face) -> bool:
     """Whether ``face`` may be played on the top card (rule play.match): the spec's ``matching`` section."""
+    return match_test(state, rules)(face)
+
+
+def match_test(state: GameState, rules: Rules) -> Callable[[Face], bool]:
+    """``matches`` for the state as it is now, with what the top card and the spec say read once: a hand's cards are
+    tested in a row (``legal_moves``)."""
     matching = rules.spec.matching
-    if face.face_class is FaceClass.WILD:
-        return matching.wild_always
-    if matching.same_colour and face.colour == state.colour:
-        return True
+    wild_always, same_colour, same_number = matching.wild_always, matching.same_colour, matching.same_number
+    same_action_kind = matching.same_action_kind
+    colour = state.colour
     top = state.top_face()
-    if top is None:
-        return False
-    if matching.same_number and face.number is not None and face.number == top.number:
-        return True
-    return (
-        matching.same_action_kind and face.face_class is FaceClass.ACTION and top.face_class is FaceClass.ACTION and face.kind == top.kind
-    )
+    number = top.number if top is not None else None
+    action_kind = top.kind if top is not None and top.face_class is FaceClass.ACTION else None
+
+    def test(face: Face) -> bool:
+        if face.face_class is FaceClass.WILD:
+            return wild_always
+        if same_colour and face.colour == colour:
+            return True
+        if top is None:
+            return False
+        if same_number and face.number is not None and face.number == number:
+            return True
+        return same_action_kind and action_kind is not None and face.face_class is FaceClass.ACTION and face.kind == action_kind
+
+    return test
 
 
 def not_in_play(state: GameState) -> None:

@@ -10,7 +10,9 @@ engine in its property tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from referee import events as ev
 from referee import legality
@@ -118,9 +120,9 @@ class Move:
 
 
 def _at_line(event: ev.Event, line: int) -> ev.Event:
-    fields = {name: getattr(event, name) for name in event.__dataclass_fields__}
-    fields["line"] = line
-    return type(event)(**fields)
+    """The event at another line: every event's constructor call (``__reduce__``) gives its line first."""
+    kind, fields = cast("tuple[Callable[..., ev.Event], tuple[object, ...]]", event.__reduce__())
+    return kind(line, *fields[1:])
 
 
 def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
@@ -147,26 +149,27 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
     if state.swap_by is not None:  # seven swaps: the 7's player may say UNO, then names whom to swap with
         swapper = names[state.swap_by]
         if state.uno_player == state.swap_by and not state.uno_called:
-            moves.append(Move(ev.Call(0, swapper)))
-        return moves + [Move(ev.Swap(0, swapper, other)) for other in names if other != swapper]
+            moves.append(_made(ev.Call, swapper))
+        return moves + [_made(ev.Swap, swapper, other) for other in names if other != swapper]
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = []
-    rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
-    if state.draw_pile_size() == 0 and rest:  # a reshuffle that moves no card is legal to push, but changes nothing
-        reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
+    if state.draw_pile_size() == 0:  # a reshuffle that moves no card is legal to push, but changes nothing
+        rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
+        if rest:
+            reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
         return reshuffle or _draws(engine, penalty.player, draw_cards)
     window = state.uno_player
     if window is not None and not state.uno_called and not state.uno_caught:  # a second call is legal, and changes nothing
-        moves.append(Move(ev.Call(0, names[window])))
-        moves += [Move(ev.Catch(0, names[seat], names[window])) for seat in range(len(names)) if seat != window]
+        moves.append(_made(ev.Call, names[window]))
+        moves += [_made(ev.Catch, names[seat], names[window]) for seat in range(len(names)) if seat != window]
     moves += reshuffle
     if penalty is not None:
         owner = penalty.player
         if state.draw_pile_size() > 0 or not engine.can_reshuffle():
             moves += _draws(engine, owner, draw_cards)
         if penalty.challengeable and not penalty.started and penalty.played_by is not None:
-            moves.append(Move(ev.Challenge(0, names[owner], names[penalty.played_by])))
+            moves.append(_made(ev.Challenge, names[owner], names[penalty.played_by]))
         if engine.rules.stacking:  # the plays that pass the penalty on: the engine's own test (legality.stacking)
             for card in sorted(state.hands[owner], key=lambda card: card.token):
                 if legality.stacking(engine, owner, card.token, penalty) is not None:
@@ -174,7 +177,7 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         return moves
     if state.choose_by is not None:
         colours = sorted(engine.rules.side_colours[state.side])
-        return moves + [Move(ev.Choose(0, names[state.choose_by], colour)) for colour in colours]
+        return moves + [_made(ev.Choose, names[state.choose_by], colour) for colour in colours]
     seat = state.turn
     if state.drawing:  # draw until playable: the draw goes on (after a reshuffle when the pile is empty)
         if state.draw_pile_size() > 0:
@@ -184,11 +187,10 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         drawn = state.drawn_card
         if drawn is not None and drawn in state.hands[seat] and _matches(engine, drawn):
             moves += _plays(engine, seat, drawn)
-        moves.append(Move(ev.Pass(0, names[seat])))
+        moves.append(_made(ev.Pass, names[seat]))
         seat = state.next_player(seat)  # the turn ends when the next player moves
-    for card in sorted(state.hands[seat], key=lambda card: card.token):
-        if _matches(engine, card):
-            moves += _plays(engine, seat, card)
+    for card in _playable(engine, state.hands[seat]):
+        moves += _plays(engine, seat, card)
     if state.draw_pile_size() > 0 or not engine.can_reshuffle():
         moves += _draws(engine, seat, draw_cards)
     if engine.rules.jump_in:
@@ -211,6 +213,19 @@ def _jump_ins(engine: Engine, excluded: set[int]) -> list[Move]:
     return moves
 
 
+def _playable(engine: Engine, hand: dict[Card, int]) -> list[Card]:
+    """The distinct cards of a hand that match the top card now, by token: the engine's own matching (play.match)."""
+    state = engine.state
+    side, matches = state.side, legality.match_test(state, engine.rules)
+    playable = [card for card in hand if matches(card.faces[side])]
+    playable.sort(key=_token)
+    return playable
+
+
+def _token(card: Card) -> str:
+    return card.token
+
+
 def _matches(engine: Engine, card: object) -> bool:
     """Whether the card may be played on the top card now: the engine's own matching (rule play.match)."""
     return engine.matches(card.faces[engine.state.side])  # type: ignore[attr-defined]
@@ -222,8 +237,23 @@ def _plays(engine: Engine, seat: int, card: object) -> list[Move]:
     token = card.token  # type: ignore[attr-defined]
     face = card.faces[state.side]  # type: ignore[attr-defined]
     if engine.rules.faces[face].choose_colour:
-        return [Move(ev.Play(0, name, token, colour)) for colour in sorted(engine.rules.side_colours[state.side])]
-    return [Move(ev.Play(0, name, token, None))]
+        return [_made(ev.Play, name, token, colour) for colour in sorted(engine.rules.side_colours[state.side])]
+    return [_made(ev.Play, name, token, None)]
+
+
+_MADE: dict[tuple[object, ...], Move] = {}  # moves are values: a move listed once is listed again as the same object
+
+
+def _made(kind: Callable[..., ev.Event], *fields: object) -> Move:
+    """The move of an event of ``kind`` with ``fields`` (after its line): made once, then shared (cheaper to list,
+    and ``Game`` knows a listed move by its identity)."""
+    key = (kind, *fields)
+    move = _MADE.get(key)
+    if move is None:
+        if len(_MADE) > 100_000:  # bounded: names differ from game to game
+            _MADE.clear()
+        move = _MADE[key] = Move(kind(0, *fields))
+    return move
 
 
 def _draws(engine: Engine, seat: int, draw_cards: bool) -> list[Move]:
@@ -232,9 +262,9 @@ def _draws(engine: Engine, seat: int, draw_cards: bool) -> list[Move]:
     state = engine.state
     name = state.players[seat]
     if state.full_mode or state.draw_pile_size() == 0 or not draw_cards:
-        return [Move(ev.Draw(0, name, ()))]
+        return [_made(ev.Draw, name, ())]
     card = drawn_by_chance(state)
-    return [Move(ev.Draw(0, name, (card.token,)))] if card is not None else [Move(ev.Draw(0, name, ()))]
+    return [_made(ev.Draw, name, (card.token,))] if card is not None else [_made(ev.Draw, name, ())]
 
 
 def drawn_by_chance(state: GameState) -> Card | None:

@@ -245,3 +245,98 @@ def _lines(
     if isinstance(event, ev.Catch | ev.Challenge):
         ruling = next((str(dispute.ruling) for dispute in reversed(disputes) if dispute.line == event.line), None)
     return (Seen(event.line, format_event(public_event(rules, event, side, pile - after)), ruling),)
+
+
+HIGH = 1_000_000.0  # no count, size or score in an encoded view is larger (a score is clipped to it)
+
+
+class Encoding:
+    """A seat's view as a fixed vector of numbers (the environment's observation, ``referee.env``): named parts,
+    each a slice (``parts``), with the highest value each dimension can take (``high``: one-hots 1, counts bounded by
+    the deck). ``vector`` reads the state directly, not a ``SeatView``: an agent observes at every step."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        tokens = sorted({card.token for card in rules.deck})
+        self.types = {token: number for number, token in enumerate(tokens)}
+        self.faces = {token: number for number, token in enumerate(sorted({face.token for card in rules.deck for face in card.faces}))}
+        self.colours = {colour: number for number, colour in enumerate(sorted(set().union(*rules.side_colours)))}
+        self.sides = rules.spec.side_names
+        n, t, f, deck = players, len(tokens), len(self.faces), float(len(rules.deck))
+        copies = {token: float(sum(1 for card in rules.deck if card.token == token)) for token in tokens}  # a count's bound
+        per_face = [float(sum(1 for card in rules.deck if face in {side.token for side in card.faces})) for face in self.faces]
+        sizes: list[tuple[str, int, list[float]]] = [  # (name, size, the highest value of each dimension)
+            ("hand", t, [copies[token] for token in tokens]),  # how many of each physical card the observer holds
+            ("discard_pile", t, [copies[token] for token in tokens]),  # how many of each lie in the discard pile
+            ("top", f, [1.0] * f),  # the face showing on the discard pile (one-hot)
+            ("colour", len(self.colours), [1.0] * len(self.colours)),  # the colour in play (one-hot)
+            ("direction", 1, [1.0]),  # 1 when play goes left
+            ("hand_sizes", n, [deck] * n),  # by relative seat
+            ("draw_pile", 1, [deck]),
+            ("scores", n, [HIGH] * n),  # by relative seat, clipped to 1,000,000
+            ("to_act", n, [1.0] * n),  # who must act (one-hot by relative seat)
+            ("optional", 1, [1.0]),  # 1 when the observer is asked out of turn and may wait
+            ("owes", n, [HIGH] * n),  # cards owed, by relative seat (a draw until a colour counts as 1; stacks add up)
+            ("uno", n, [1.0] * n),  # whose UNO window is open (one-hot by relative seat)
+        ]
+        if len(self.sides) > 1:  # what only a game of two sides has: the side in play, and the backs the table sees
+            sizes += [
+                ("side", 1, [1.0]),  # 1 on the second side (dark)
+                ("backs", (n - 1) * f, per_face * (n - 1)),  # each other seat's hand as the table sees its back
+                ("draw_pile_back", f, [1.0] * f),  # the face on the back of the draw pile's top card (one-hot)
+            ]
+        self.parts: dict[str, slice] = {}
+        self.high: list[float] = []
+        for name, size, high in sizes:
+            self.parts[name] = slice(len(self.high), len(self.high) + size)
+            self.high += high
+        self.size = len(self.high)
+        at = {name: part.start for name, part in self.parts.items()}
+        self._hand = {token: at["hand"] + number for token, number in self.types.items()}
+        self._discard = {token: at["discard_pile"] + number for token, number in self.types.items()}
+        self._top = {token: at["top"] + number for token, number in self.faces.items()}
+        self._colour = {colour: at["colour"] + number for colour, number in self.colours.items()}
+        self._backs = [{token: at.get("backs", 0) + (seat - 1) * f + number for token, number in self.faces.items()} for seat in range(n)]
+        self._pile_back = {token: at.get("draw_pile_back", 0) + number for token, number in self.faces.items()}
+        self._at = at
+
+    def vector(self, state: GameState, seat: int) -> list[float]:
+        """The parts a seat's view decides (all but ``to_act`` and ``optional``, which are the host's question)."""
+        at = self._at
+        vector = [0.0] * self.size
+        for card, count in state.hands[seat].items():
+            vector[self._hand[card.token]] += count
+        discard = self._discard
+        for card in state.discard_pile:
+            vector[discard[card.token]] += 1
+        top = state.top_face()
+        if top is not None:
+            vector[self._top[top.token]] = 1.0
+        if state.colour is not None:
+            vector[self._colour[state.colour]] = 1.0
+        vector[at["direction"]] = 1.0 if state.direction == 1 else 0.0
+        n, totals, sizes = len(state.players), state.totals, state.hand_sizes
+        for relative in range(n):
+            other = (seat + relative) % n
+            vector[at["hand_sizes"] + relative] = sizes[other]
+            vector[at["scores"] + relative] = min(totals[other], HIGH) if other < len(totals) else 0.0
+        vector[at["draw_pile"]] = state.draw_pile_size()
+        if state.phase is PLAYING:
+            for penalty in state.penalties:
+                owed = penalty.count + penalty.extra if penalty.until_colour is None else 1
+                vector[at["owes"] + (penalty.player - seat) % n] += owed
+            if state.uno_player is not None and not state.uno_called and not state.uno_caught:
+                vector[at["uno"] + (state.uno_player - seat) % n] = 1.0
+        if "backs" in at:
+            self._two_sides(vector, state, seat)
+        return vector
+
+    def _two_sides(self, vector: list[float], state: GameState, seat: int) -> None:
+        """The side in play, each other hand's backs and the draw pile's back (a game of two sides)."""
+        vector[self._at["side"]] = float(state.side != 0)
+        back, n = 1 - state.side, len(state.players)
+        for relative in range(1, n):
+            backs = self._backs[relative]
+            for card, count in state.hands[(seat + relative) % n].items():
+                vector[backs[card.faces[back].token]] += count
+        if state.full_mode and state.draw_pile:
+            vector[self._pile_back[state.draw_pile[-1].faces[back].token]] = 1.0

@@ -137,6 +137,8 @@ class Table:
             return self._ask(game.turn, moves)
 
     def _ask(self, turn: str | None, moves: list[Move]) -> Decision:
+        if turn is not None and moves and all(move.player == turn for move in moves):
+            return Decision(turn, tuple(moves), optional=False)  # the common case: only the player to move may act
         by_player: dict[str, list[Move]] = {}
         for move in moves:
             player = move.player

@@ -246,3 +246,64 @@ def test_observations_lie_within_their_true_bounds_and_name_their_spec(spec: str
         observation = environment.observe(agent)
         assert space.contains(observation["observation"]), (step, np.flatnonzero(observation["observation"] > space.high))
         environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def _from_the_view(environment: raw_env, agent: str) -> np.ndarray:
+    """The observation's meaning, spelt out from ``Game.view`` (the slow way the fast encoding must agree with)."""
+    encoding, parts = environment.encoding, environment.encoding.parts
+    view = environment.game.view(agent, history=False)
+    decision = environment.table.decision() if environment.table is not None else None
+    vector = np.zeros(encoding.size, dtype=np.float32)
+    n, me = len(view.players), view.players.index(agent)
+
+    def relative(name: str) -> int:
+        return (view.players.index(name) - me) % n
+
+    for token in view.hand:
+        vector[parts["hand"].start + encoding.types[token]] += 1
+    for token in view.discard_pile:
+        vector[parts["discard_pile"].start + encoding.types[token]] += 1
+    if view.top is not None:
+        vector[parts["top"].start + encoding.faces[view.top]] = 1
+    if view.colour is not None:
+        vector[parts["colour"].start + encoding.colours[view.colour]] = 1
+    vector[parts["direction"].start] = float(view.direction == "left")
+    for seat in range(n):
+        vector[parts["hand_sizes"].start + seat] = view.hand_sizes[(me + seat) % n]
+        vector[parts["scores"].start + seat] = min(view.scores[(me + seat) % n], 1_000_000)
+    vector[parts["draw_pile"].start] = view.draw_pile
+    if decision is not None:
+        vector[parts["to_act"].start + relative(decision.player)] = 1
+        vector[parts["optional"].start] = float(decision.optional and decision.player == agent)
+    for owed in view.owed:
+        vector[parts["owes"].start + relative(owed.player)] += owed.cards if owed.cards is not None else 1
+    if view.uno is not None:
+        vector[parts["uno"].start + relative(view.uno)] = 1
+    if "backs" in parts:
+        vector[parts["side"].start] = float(view.side != encoding.sides[0])
+        for seat in range(1, n):
+            for token in view.backs[(me + seat) % n]:
+                vector[parts["backs"].start + (seat - 1) * len(encoding.faces) + encoding.faces[token]] += 1
+        if view.draw_pile_back is not None:
+            vector[parts["draw_pile_back"].start + encoding.faces[view.draw_pile_back]] = 1
+    return vector
+
+
+@pytest.mark.parametrize("spec", sorted(path.stem for path in (Path(referee.__file__).parent.parent / "specs").glob("*.yaml")))
+def test_the_fast_encoding_is_the_view_encoded_on_every_spec(spec: str) -> None:
+    """Issue 28, point 7: the observation is read from the state directly (``Game.encode``), for speed; at every step
+    of random games, for every agent, it equals the encoding of ``Game.view`` spelt out above."""
+    rng = random.Random(spec)
+    players = rng.randrange(2, 6)
+    environment = raw_env(spec=spec, players=players, target=30)  # a low target: rounds end, scores count
+    environment.reset(seed=rng.randrange(1000))
+    after = 0  # steps into the second round (scores encoded)
+    for _ in range(5000):
+        if not environment.agents or environment.terminations[environment.agent_selection] or after == 30:
+            break
+        assert environment.table is not None
+        after += bool(environment.table.ended)
+        for agent in environment.possible_agents:
+            assert np.array_equal(environment.observe(agent)["observation"], _from_the_view(environment, agent)), (spec, agent)
+        observation = environment.observe(environment.agent_selection)
+        environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
