@@ -233,17 +233,23 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
     CA made for this run alone (``Security.temporary()``: kept in memory,
     never written to disk). A client without it is refused at the handshake.
     The HTTP server a scheduler always starts listens on a free loopback port
-    and serves no route.
+    and serves no route. Its scratch space (which Dask puts on the import
+    path of the scheduler, the nannies and the workers) is a folder of its
+    own, made 0700 and checked as ours (``private_scratch``), never the
+    shared ``/tmp/dask-scratch-space`` another user may have made first.
     """
     import logging
 
     import dask
 
+    scratch = private_scratch()
     security = distributed.Security.temporary()
     # The scheduler always starts an HTTP server (health, metrics, JSON): on a free loopback port, serving nothing.
     http = {"dashboard_address": "127.0.0.1:0"}
-    with dask.config.set({"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": []}):
+    settings = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": [], "temporary-directory": scratch}
+    with dask.config.set(settings):
         cluster = distributed.LocalCluster(
+            local_directory=scratch,
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
@@ -257,6 +263,47 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
     return cluster, security
 
 
+_SCRATCH: list[str] = []  # the scratch folders made, removed once their cluster is closed (or at exit)
+
+
+def private_scratch() -> str:
+    """A folder only this user can use (``mkdtemp``: mode 0700), checked as such, and removed at exit: a local cluster's
+    scratch space, which Dask puts on every import path of the cluster."""
+    import atexit
+    import shutil
+    import stat
+    import tempfile
+
+    from referee.errors import UsageError
+
+    path = tempfile.mkdtemp(prefix="referee-dask-")
+    atexit.register(shutil.rmtree, path, True)
+    _SCRATCH.append(path)
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise UsageError(f"--dask local: the scratch folder {path} is not ours alone")
+    return path
+
+
+def private_import_path() -> None:
+    """Drop from ``sys.path`` every folder another user can write (world-writable, or owned by another user than root
+    or us): a Dask cluster imports optional modules by name, and whatever sits there would run as us."""
+    import sys
+
+    me = os.getuid()
+    kept = []
+    for entry in sys.path:
+        try:
+            info = os.stat(entry or ".")
+        except OSError:
+            kept.append(entry)  # not a folder (a zip, a missing entry): nothing there to plant
+            continue
+        if info.st_mode & 0o002 or info.st_uid not in (0, me):
+            continue
+        kept.append(entry)
+    sys.path[:] = kept
+
+
 def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], where: Cluster, chunk: int = CHUNK) -> Iterator[R]:
     """``work`` over every source on a Dask cluster (``local`` starts one here); results in order."""
     import logging
@@ -266,6 +313,7 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], wh
     # multiprocessing's resource tracker (a process of its own, started with the first semaphore) warns at exit about
     # semaphores a worker killed under memory pressure left behind: not our output (the error line says what failed).
     os.environ.setdefault("PYTHONWARNINGS", "ignore::UserWarning:multiprocessing.resource_tracker")
+    private_import_path()
     try:
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
@@ -307,6 +355,10 @@ def run_on_dask(work: Callable[[LogSource], R], sources: Iterable[LogSource], wh
         client.close()
         if cluster is not None:
             cluster.close()
+            import shutil
+
+            while _SCRATCH:
+                shutil.rmtree(_SCRATCH.pop(), ignore_errors=True)
 
 
 def _take_dask(entry: tuple[Any, list[LogSource]], work: Callable[[LogSource], R]) -> list[R]:

@@ -410,7 +410,12 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     required=True,
     help="Folder for the games (game-NNN.log, full mode) and results.json.",
 )
-@click.option("--seed", type=click.IntRange(0), default=0, show_default=True, help="Game K (from 0) is shuffled with seed SEED+K.")
+@click.option(
+    "--seed",
+    type=click.IntRange(0),
+    help="Game N (from 1) is dealt from seed SEED+N-1. Default: drawn from the system's randomness and written to "
+    "results.json once the match ends (a seed given here is visible to every local user, and tells every deal).",
+)
 @click.option(
     "--move-timeout",
     type=click.FloatRange(0.001, 3600),
@@ -444,7 +449,7 @@ def play(
     spec_path: Path,
     games: int,
     out_dir: Path,
-    seed: int,
+    seed: int | None,
     move_timeout: float,
     target: int | None,
     max_moves: int,
@@ -503,6 +508,10 @@ def play(
 
     rules = load_rules(spec_path)
     spec = rules.spec
+    if seed is None:  # not 0: a bot that knows the seed knows every hand (it reads the host's command line)
+        import secrets
+
+        seed = secrets.randbits(63)
     if not spec.min_players <= len(bots) <= spec.max_players:
         count = f"{len(bots)} bot{'' if len(bots) == 1 else 's'}"
         raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players (one bot each), not {count}")

@@ -53,7 +53,7 @@ from referee import events as ev
 from referee.compiler import Rules, load_rules
 from referee.game import Game
 from referee.moves import Move
-from referee.seat import Encoding as SeatEncoding
+from referee.seat import Encoding
 from referee.spec_extends import resolve_spec
 from referee.table import Decision, Table
 
@@ -119,24 +119,6 @@ class Actions:
         return " ".join(str(part) for part in key)
 
 
-class Encoding(SeatEncoding):
-    """The observation vector of a spec and a player count (``referee.seat.Encoding``), its bounds as an array."""
-
-    def __init__(self, rules: Rules, players: int) -> None:
-        super().__init__(rules, players)
-        self.bounds = np.array(self.high, dtype=np.float32)  # the observation space's bounds, true of every observation
-
-    def encode(self, game: Game, player: str, decision: Decision | None) -> np.ndarray:
-        """``player``'s observation: the seat's view (``Game.encode``) and who the table asks."""
-        vector = game.encode(player, self)
-        if decision is not None:
-            seats = game.players
-            me = seats.index(player)
-            vector[self.parts["to_act"].start + (seats.index(decision.player) - me) % len(seats)] = 1.0
-            vector[self.parts["optional"].start] = float(decision.optional and decision.player == player)
-        return np.array(vector, dtype=np.float32)
-
-
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """The referee as a PettingZoo AEC environment (see the module's docstring)."""
 
@@ -169,7 +151,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.action_spaces = {agent: spaces.Discrete(len(self.actions)) for agent in self.possible_agents}
         observation = spaces.Dict(
             {
-                "observation": spaces.Box(low=0.0, high=self.encoding.bounds, shape=(self.encoding.size,), dtype=np.float32),
+                "observation": spaces.Box(
+                    low=0.0, high=np.array(self.encoding.high, dtype=np.float32), shape=(self.encoding.size,), dtype=np.float32
+                ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(len(self.actions),), dtype=np.int8),
             }
         )
@@ -210,7 +194,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         decision = table.decision()
         mine = decision is not None and decision.player == agent
         mask = self._mask.copy() if mine else np.zeros(len(self.actions), dtype=np.int8)
-        return {"observation": self.encoding.encode(table.game, agent, decision), "action_mask": mask}
+        return {"observation": self._encode(table.game, agent, decision), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -218,8 +202,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             self._was_dead_step(action)
             return
         table = self._table()
-        if action is None or int(action) not in self._legal:
-            shown = "None" if action is None else self.actions.describe(int(action), self.possible_agents)
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < len(self.actions):
+            raise ValueError(f"{agent}: an action is a whole number from 0 to {len(self.actions) - 1}, not {action!r}")
+        if int(action) not in self._legal:
+            shown = self.actions.describe(int(action), self.possible_agents)
             raise ValueError(f"{agent}: action {action} ({shown}) is not legal now; legal: {sorted(self._legal)}")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -273,6 +259,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
     def game(self) -> Game:
         """The game being played (a ``referee.Game``: its log, its views, its state)."""
         return self._table().game
+
+    def _encode(self, game: Game, player: str, decision: Decision | None) -> np.ndarray:
+        """``player``'s observation: the seat's view and who the table asks (``Game.encode``)."""
+        if decision is None:
+            return np.array(game.encode(player, self.encoding), dtype=np.float32)
+        return np.array(game.encode(player, self.encoding, decision.player, decision.optional), dtype=np.float32)
 
     def _table(self) -> Table:
         if self.table is None:

@@ -33,7 +33,7 @@ from referee.deal import deal_order, goes_back
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
 from referee.errors import IllegalMove, UsageError
 from referee.log_writer import format_event
-from referee.moves import Move, legal_moves
+from referee.moves import Move, at_line, legal_moves
 from referee.replay import Replay, card_form
 from referee.seat import Encoding, History, SeatView, seat_view
 from referee.spec_extends import default_spec_name, resolve_spec
@@ -348,7 +348,12 @@ class Game:
         """Whether ``move`` is one of the moves ``legal_moves`` just listed (the very object): legal, so no copy of
         the state is needed to undo a rejection."""
         at, listed = self._listed
-        return at == len(self._events) and any(move is other for other in listed)
+        if at != len(self._events):
+            return False
+        for other in listed:  # noqa: SIM110 - a loop, not any() over a generator: this runs at every step
+            if other is move:
+                return True
+        return False
 
     def _apply_listed(self, move: Move) -> None:
         state = self._engine.state
@@ -601,15 +606,16 @@ class Game:
         )
         return seat_view(state, self.rules, state.seat[player], self.turn, seen)
 
-    def encode(self, player: str, encoding: Encoding) -> list[float]:
+    def encode(self, player: str, encoding: Encoding, asked: str | None = None, optional: bool = False) -> list[float]:
         """``player``'s view as ``encoding``'s vector (``referee.seat.Encoding``): what ``view`` holds, as numbers, at a
-        fraction of its cost (an environment observes at every step). The same errors as ``view``."""
+        fraction of its cost (an environment observes at every step), with who is ``asked`` to act and whether it is
+        ``optional`` (a chance out of turn). The same errors as ``view``."""
         state = self._engine.state
         if player not in state.seat:
             raise ValueError(f"{player!r} is not a player of this game")
         if state.hidden is not None or not state.hands:
             raise UsageError("a public round's hands are hidden: there is no seat's view of it")
-        return encoding.vector(state, state.seat[player])
+        return encoding.vector(state, state.seat[player], state.seat[asked] if asked is not None else -1, optional)
 
     @property
     def round_winner(self) -> str | None:
@@ -679,7 +685,7 @@ def _unpickle(spec: str, log: str, undo_limit: int | None = None) -> Game:
 
 
 def _placed(event: ev.Event, line: int) -> ev.Event:
-    return Move(event).at_line(line) if event.line != line else event
+    return at_line(event, line) if event.line != line else event
 
 
 class Report:

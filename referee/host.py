@@ -169,6 +169,8 @@ class Bot:
                     raise BotGone("crash", self._gone("closed its output"))
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
+        if len(line) > MAX_ANSWER:  # a long line read at once is as long as one read in pieces
+            raise BotGone("crash", f"wrote a line of over {MAX_ANSWER} bytes")
         self.answers += 1
         return line.decode("utf-8", errors="replace").strip()
 

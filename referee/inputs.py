@@ -45,6 +45,7 @@ class LogSource:
     base: Path | None = None  # where a relative ``spec`` line points from, when not the file's folder
     url: str | None = None  # s3://..., memory://..., file://... (needs fsspec, the referee[dask] extra)
     spec_roots: tuple[Path, ...] = ()  # folders (--spec-path) the log's ``spec`` line may name files in, beyond its own
+    tree: Path | None = None  # the folder given, for a log found by walking it: a link out of it is not read
 
     @property
     def is_stdin(self) -> bool:
@@ -66,6 +67,8 @@ class LogSource:
         try:
             if self.path.is_dir():
                 raise InputError("is a folder, not a log", Position(self.display))
+            if self.tree is not None and not _inside(self.path, self.tree):
+                raise InputError(OUT_OF_TREE, Position(self.display))
             return self.path.open("rb")
         except OSError as error:
             raise InputError(f"cannot read: {error.strerror or error}", Position(self.display)) from None
@@ -164,7 +167,7 @@ def _expand(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
         if not is_dir:
             parts.append([LogSource(escape(given), path)])
             continue
-        found = _logs_below(path)
+        found = _logs_below(path, path.resolve())
         first = next(found, None)
         if first is None:
             raise InputError("no *.log files in this folder", Position(display_name(given)))
@@ -172,12 +175,25 @@ def _expand(arguments: tuple[str, ...] | list[str]) -> Iterator[LogSource]:
     return itertools.chain.from_iterable(parts)
 
 
-def _logs_below(folder: Path) -> Iterator[LogSource]:
+OUT_OF_TREE = "a symbolic link out of the folder given: not read (a folder's logs are the files inside it)"
+
+
+def _inside(path: Path, tree: Path) -> bool:
+    """Whether ``path``, its links resolved, is a file inside ``tree`` (resolved)."""
+    try:
+        return path.resolve().is_relative_to(tree)
+    except (OSError, RuntimeError):  # a loop of links
+        return False
+
+
+def _logs_below(folder: Path, tree: Path) -> Iterator[LogSource]:
     """The ``*.log`` files below a folder, sorted by path, found as the walk goes (memory does not grow with their number).
 
     A depth-first walk with each folder's entries sorted by name gives the
     order of sorting the whole paths part by part. An unreadable subfolder is
-    a source with a problem, in its place; links to folders are not followed.
+    a source with a problem, in its place; links to folders are not followed,
+    and a link to a file outside ``tree`` (the folder given, resolved) is a
+    source with a problem: an upload cannot make the referee quote a private file.
     """
     try:
         with os.scandir(folder) as scan:
@@ -189,9 +205,12 @@ def _logs_below(folder: Path) -> Iterator[LogSource]:
         path = Path(entry.path)
         try:
             if entry.is_dir(follow_symlinks=False):
-                yield from _logs_below(path)
+                yield from _logs_below(path, tree)
                 continue
             if not entry.name.endswith(".log"):
+                continue
+            if entry.is_symlink() and not _inside(path, tree):
+                yield LogSource(display_name(str(path)), None, OUT_OF_TREE)
                 continue
             mode = path.stat().st_mode
             if not stat.S_ISREG(mode):
@@ -200,7 +219,7 @@ def _logs_below(folder: Path) -> Iterator[LogSource]:
             if entry.name.endswith(".log"):
                 yield LogSource(display_name(str(path)), None, f"cannot read: {reason(error)}")
             continue
-        yield LogSource(display_name(str(path)), path)
+        yield LogSource(display_name(str(path)), path, tree=tree)
 
 
 def one_log(argument: str, spec_roots: tuple[Path, ...] = ()) -> LogSource:
@@ -258,6 +277,8 @@ def check_output_path(path: Path) -> None:
 def prepare_output_folder(folder: Path) -> None:
     """Create an output folder (and its parents) before any work; refuse what is not a writable folder."""
     where = Position(escape(str(folder)))
+    if folder.is_symlink():  # as for an output file: written through, it could be anywhere
+        raise InputError("cannot write games here: is a symbolic link (give a folder or a new name)", where)
     if folder.exists() and not folder.is_dir():
         raise InputError("cannot write games here: not a folder", where)
     try:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import tempfile
 from pathlib import Path
 
@@ -63,14 +62,12 @@ def format_event(event: ev.Event) -> str:
     raise TypeError(f"not an event: {event!r}")
 
 
-def _new_file_mode(path: Path) -> int:
-    """The mode a written file gets: that of the regular file it replaces, else 0666 less the umask."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        return 0o666 & ~mask
+def _new_file_mode() -> int:
+    """The mode a written file gets: 0666 less the umask, as a new file; never that of a file it replaces (another
+    user's planted file could lend it setuid or world-write bits)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 SPEC_FOLDER = "specs"  # where written logs keep a copy of the spec file they name
@@ -107,12 +104,13 @@ def write_output_file(path: Path, text: str) -> None:
 
     The text goes to a temporary file beside the target that is then renamed
     over it, so a reader never sees half a file; renaming is only done over a
-    regular file or a new name (checked first), and the file keeps the mode a
-    newly created file would have (0644 under the usual umask).
+    regular file or a new name (checked first), and the file gets the mode a
+    newly created file would have (0644 under the usual umask), whatever the
+    mode of the file it replaces.
     """
     check_output_path(path)
     folder = path.parent
-    mode = _new_file_mode(path)
+    mode = _new_file_mode()
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     except OSError as error:

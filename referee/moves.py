@@ -79,11 +79,11 @@ class Move:
     @staticmethod
     def of(event: ev.Event) -> Move:
         """The move of an event (its line dropped)."""
-        return Move(_at_line(event, 0))
+        return Move(at_line(event, 0))
 
     def at_line(self, line: int) -> ev.Event:
         """The event this move is at ``line`` of a log."""
-        return _at_line(self.event, line)
+        return at_line(self.event, line)
 
     @property
     def player(self) -> str | None:
@@ -115,11 +115,15 @@ class Move:
     def __str__(self) -> str:
         return format_event(self.event)
 
+    def __reduce__(self) -> tuple[type[Move], tuple[ev.Event]]:
+        """Pickled as a constructor call: works for the compiled class too (a move mid-search, over processes)."""
+        return (Move, (self.event,))
+
     def __repr__(self) -> str:
         return f"Move({str(self)!r})"
 
 
-def _at_line(event: ev.Event, line: int) -> ev.Event:
+def at_line(event: ev.Event, line: int) -> ev.Event:
     """The event at another line: every event's constructor call (``__reduce__``) gives its line first."""
     kind, fields = cast("tuple[Callable[..., ev.Event], tuple[object, ...]]", event.__reduce__())
     return kind(line, *fields[1:])

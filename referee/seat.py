@@ -34,6 +34,10 @@ class Seen:
     event: str
     ruling: str | None = None
 
+    def __reduce__(self) -> tuple[type[Seen], tuple[int, str, str | None]]:
+        """Pickled as a constructor call, as every compiled record is (``setup.py``)."""
+        return (Seen, (self.line, self.event, self.ruling))
+
     def to_json(self) -> dict[str, Any]:
         return {"line": self.line, "event": self.event, "ruling": self.ruling}
 
@@ -47,6 +51,9 @@ class Owed:
     owes: str
     cards: int | None
     challengeable: bool
+
+    def __reduce__(self) -> tuple[type[Owed], tuple[str, str, int | None, bool]]:
+        return (Owed, (self.player, self.owes, self.cards, self.challengeable))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,11 @@ class SeatView:
     history: tuple[Seen, ...]  # the round so far, as the table saw it
     backs: tuple[tuple[str, ...], ...]  # by seat: the faces the table sees on the back of each hand (two sides only)
     draw_pile_back: str | None  # the face on the back of the draw pile's top card (two sides, full mode only)
+
+    def __reduce__(self) -> tuple[type[SeatView], tuple[Any, ...]]:
+        fields = (self.player, self.players, self.round, self.phase, self.turn, self.hand, self.top, self.discard_pile)
+        more = (self.colour, self.side, self.direction, self.hand_sizes, self.draw_pile, self.scores, self.target, self.owed)
+        return (SeatView, (*fields, *more, self.uno, self.history, self.backs, self.draw_pile_back))
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON-ready data (the ``view`` of the match host's protocol, docs/protocol.md)."""
@@ -256,6 +268,7 @@ class Encoding:
     the deck). ``vector`` reads the state directly, not a ``SeatView``: an agent observes at every step."""
 
     def __init__(self, rules: Rules, players: int) -> None:
+        self.rules, self.players = rules, players
         tokens = sorted({card.token for card in rules.deck})
         self.types = {token: number for number, token in enumerate(tokens)}
         self.faces = {token: number for number, token in enumerate(sorted({face.token for card in rules.deck for face in card.faces}))}
@@ -299,10 +312,18 @@ class Encoding:
         self._pile_back = {token: at.get("draw_pile_back", 0) + number for token, number in self.faces.items()}
         self._at = at
 
-    def vector(self, state: GameState, seat: int) -> list[float]:
-        """The parts a seat's view decides (all but ``to_act`` and ``optional``, which are the host's question)."""
+    def __reduce__(self) -> tuple[type[Encoding], tuple[Rules, int]]:
+        return (Encoding, (self.rules, self.players))
+
+    def vector(self, state: GameState, seat: int, asked: int = -1, optional: bool = False) -> list[float]:
+        """The vector of ``seat``'s view; ``asked`` is the seat the host asks (-1: nobody), ``optional`` whether
+        that seat may let the chance go by (the host's question, not the state's)."""
         at = self._at
         vector = [0.0] * self.size
+        n = len(state.players)
+        if asked >= 0:
+            vector[at["to_act"] + (asked - seat) % n] = 1.0
+            vector[at["optional"]] = 1.0 if optional and asked == seat else 0.0
         for card, count in state.hands[seat].items():
             vector[self._hand[card.token]] += count
         discard = self._discard
@@ -314,7 +335,7 @@ class Encoding:
         if state.colour is not None:
             vector[self._colour[state.colour]] = 1.0
         vector[at["direction"]] = 1.0 if state.direction == 1 else 0.0
-        n, totals, sizes = len(state.players), state.totals, state.hand_sizes
+        totals, sizes = state.totals, state.hand_sizes
         for relative in range(n):
             other = (seat + relative) % n
             vector[at["hand_sizes"] + relative] = sizes[other]

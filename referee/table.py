@@ -41,6 +41,10 @@ class Decision:
     moves: tuple[Move, ...]
     optional: bool
 
+    def __reduce__(self) -> tuple[type[Decision], tuple[str, tuple[Move, ...], bool]]:
+        """Pickled as a constructor call, as every compiled record is (``setup.py``)."""
+        return (Decision, (self.player, self.moves, self.optional))
+
 
 @dataclass(frozen=True, slots=True)
 class RoundEnd:
@@ -52,6 +56,9 @@ class RoundEnd:
     points: int
     scores: dict[str, int]
     shown: dict[str, tuple[str, ...]]
+
+    def __reduce__(self) -> tuple[type[RoundEnd], tuple[object, ...]]:
+        return (RoundEnd, (self.round, self.winner, self.points, self.scores, self.shown))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -74,9 +81,12 @@ class Table:
         dealer: str | None = None,
         target: int | None = None,
         spec_line: str | None = None,
+        game: Game | None = None,
     ) -> None:
         self.random = random.Random(seed)
-        self.game = Game.new(spec, players, dealer=dealer, seed=self.random.randrange(2**32), target=target, spec_line=spec_line)
+        if game is None:
+            game = Game.new(spec, players, dealer=dealer, seed=self.random.randrange(2**32), target=target, spec_line=spec_line)
+        self.game = game  # a game given is one already under way (a table unpickled)
         self.game.undo_limit = 0  # the table never pops: no state kept per move, so a long game's memory stays small
         self.moves = 0  # moves made by players (not the table's own)
         self.winners: list[str | None] = []  # each round's winner, as rounds end
@@ -84,6 +94,10 @@ class Table:
         self._asked: set[str] = set()
         self._scored = False
         self._decision: Decision | None = None
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled as its game, its random state and what it has told (the compiled class pickles no other way)."""
+        return (_restored, (self.game, self.random.getstate(), self.moves, self.winners, self.ended, sorted(self._asked), self._scored))
 
     def decision(self) -> Decision | None:
         """Who answers next and from which moves; None once the game is over. Makes the table's own moves first."""
@@ -155,3 +169,13 @@ class Table:
         if turn is None or not mine:  # pragma: no cover - a round being played always has a player to move
             raise RuntimeError(f"nobody can move: {moves}")
         return Decision(turn, tuple(mine), optional=False)
+
+
+def _restored(
+    game: Game, state: object, moves: int, winners: list[str | None], ended: list[RoundEnd], asked: list[str], scored: bool
+) -> Table:
+    """A pickled table again (``Table.__reduce__``): the next decision is worked out anew, as it was."""
+    table = Table(None, game.players, 0, game=game)
+    table.random.setstate(state)  # type: ignore[arg-type]
+    table.moves, table.winners, table.ended, table._asked, table._scored = moves, winners, ended, set(asked), scored
+    return table

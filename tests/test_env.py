@@ -307,3 +307,42 @@ def test_the_fast_encoding_is_the_view_encoded_on_every_spec(spec: str) -> None:
             assert np.array_equal(environment.observe(agent)["observation"], _from_the_view(environment, agent)), (spec, agent)
         observation = environment.observe(environment.agent_selection)
         environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+@pytest.mark.parametrize("action", ["3", 1.7, True, -1, 10_000, None])
+def test_an_action_that_is_not_a_whole_number_in_range_is_a_value_error(action: object) -> None:
+    """Issue 29, point 9: ``raw_env.step`` takes a whole number in the action space (a numpy integer too), and
+    nothing else: not a string, a float, a bool, or a number out of range (a ValueError, never an IndexError)."""
+    environment = raw_env(spec="uno", players=2)
+    environment.reset(seed=1)
+    with pytest.raises(ValueError, match="whole number|not legal"):
+        environment.step(action)  # type: ignore[arg-type]
+    legal = np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])
+    environment.step(legal[0])  # a numpy integer is an action
+
+
+def test_the_hosting_records_pickle_on_either_build() -> None:
+    """The compiled build compiles moves, seats and the table too (setup.py): each of their records pickles and
+    compares equal again, as on the pure build (a view, its lines, a decision, a round's end, the encoding)."""
+    import pickle
+
+    from referee.seat import Encoding
+    from referee.table import Table
+
+    table = Table("uno", ["Ann", "Bob"], seed=5)
+    rng = random.Random(5)
+    while not table.ended:
+        decision = table.decision()
+        assert decision is not None
+        table.play(decision.moves[rng.randrange(len(decision.moves))]) if not decision.optional else table.wait()
+    decision = table.decision()
+    view = table.game.view("Ann")
+    records: list[object] = [decision, table.ended[0], view, view.history[0], referee.Move.parse("Ann draws")]
+    records += list(view.owed)
+    for record in records:
+        assert pickle.loads(pickle.dumps(record)) == record, record
+    encoding = Encoding(table.game.rules, 2)
+    again = pickle.loads(pickle.dumps(encoding))
+    assert again.parts == encoding.parts and again.high == encoding.high
+    copy = pickle.loads(pickle.dumps(table))
+    assert copy.decision() == table.decision() and copy.ended == table.ended and copy.moves == table.moves

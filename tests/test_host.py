@@ -84,6 +84,7 @@ def test_a_hundred_games_of_the_example_bots_all_check_valid(tmp_path: Path, spe
         ("exit", "crashes", True),
         ("close", "crashes", True),
         ("long", "crashes", True),
+        ("long60k", "crashes", True),  # issue 29, point 9: a long line read in one piece is no illegal move
         ("crash", "crashes", True),
     ],
 )

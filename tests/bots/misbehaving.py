@@ -2,7 +2,7 @@
 
 WAY is what it does after N good answers (default 3; before that it answers the first legal move):
 garbage (answers nonsense, then goes on answering nonsense), sleep (stops answering), exit (exits with status 3),
-close (closes its output and waits), long (writes a line of 100,000 bytes), other (answers a legal move of another
+close (closes its output and waits), long (writes a line of 100,000 bytes), long60k (60,000), other (answers a legal move of another
 player, then goes on), crash (raises an exception), record (never misbehaves), stall (always draws, passes or waits
 when it can: a game never ends), hoard (as stall, and never plays: only passes, draws or waits; the first legal move
 otherwise), v1 (a bot written for protocol 1 that answers every line it gets: an empty line to a message with no
@@ -60,6 +60,8 @@ while True:
         time.sleep(3600)
     elif way == "long":
         print("x" * 100_000, flush=True)
+    elif way == "long60k":  # a long line the host reads in one piece, newline and all
+        print("x" * 60_000, flush=True)
     elif way == "other":
         me = message["you"]
         others = [name for name in message["view"]["players"] if name != me]
