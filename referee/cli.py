@@ -444,6 +444,12 @@ def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
     type=click.Path(path_type=Path, file_okay=False),
     help="Keep each bot's standard error in DIR/NAME.stderr (its first 10 MB); by default it is read and dropped.",
 )
+@click.option(
+    "--no-sandbox",
+    is_flag=True,
+    help="Run the bots bare, as yourself: they can then see each other and the host (by default each runs in a "
+    "bubblewrap sandbox of its own, docs/security.md).",
+)
 @click.argument("bots", nargs=-1, required=True, metavar="[NAME=]BOT...", shell_complete=_complete_files)
 def play(
     spec_path: Path,
@@ -455,6 +461,7 @@ def play(
     max_moves: int,
     as_json: bool,
     bot_stderr: Path | None,
+    no_sandbox: bool,
     bots: tuple[str, ...],
 ) -> None:
     """Host a match: BOT programs play GAMES games, each seeing only its own seat.
@@ -503,7 +510,8 @@ def play(
     from referee.compiler import load_rules
     from referee.host import Match, on_interrupt
     from referee.inputs import display_name, prepare_output_folder
-    from referee.log_writer import bundle_spec, write_output_file
+    from referee.log_writer import OutputFolder, bundle_spec
+    from referee.sandbox import Sandbox
     from referee.spec_paths import shipped_spec_path
 
     rules = load_rules(spec_path)
@@ -539,14 +547,18 @@ def play(
     if bot_stderr is not None:
         prepare_output_folder(bot_stderr)
     progress = sys.stderr is not None and sys.stderr.isatty()
+    folder = OutputFolder(out_dir)  # the match folder, written through this descriptor alone
+    sandbox = Sandbox([out_dir, *([bot_stderr] if bot_stderr is not None else [])], wanted=not no_sandbox)
+    if sandbox.why is not None:
+        click.echo(f"warning: the bots run without a sandbox: {sandbox.why} (docs/security.md; --no-sandbox says so)", err=True)
 
     def written(number: int, log: str, table: object) -> None:
-        write_output_file(out_dir / f"game-{number + 1:03d}.log", log)
+        folder.write(f"game-{number + 1:03d}.log", log)
         if progress:
             click.echo("\r" + match.progress_text() + "\x1b[K", nl=False, err=True)
 
     def partial() -> None:  # Ctrl-C or SIGTERM: the games finished so far, marked partial
-        write_output_file(out_dir / "results.json", json.dumps(match.results(partial=True), indent=2) + "\n")
+        folder.write("results.json", json.dumps(match.results(partial=True), indent=2) + "\n")
 
     spec_name = spec.name if shipped else spec_path
     try:
@@ -562,6 +574,7 @@ def play(
             spec_line=spec_line,
             names=given,
             stderr_dir=bot_stderr,
+            sandbox=sandbox,
         )
     except ValueError as error:  # a name given twice, or one a log cannot hold
         raise click.UsageError(f"bot names: {error}") from None
@@ -570,7 +583,8 @@ def play(
     if progress:
         click.echo("", err=True)
     results = match.results()
-    write_output_file(out_dir / "results.json", json.dumps(results, indent=2) + "\n")
+    folder.write("results.json", json.dumps(results, indent=2) + "\n")
+    folder.close()
     if as_json:
         click.echo(json.dumps(results, indent=2))
         return

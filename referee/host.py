@@ -13,11 +13,13 @@ stopped, and leaves the match: its seat plays the fallback from then on.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
 import re
 import selectors
+import shutil
 import signal
 import subprocess
 import threading
@@ -30,6 +32,7 @@ from typing import Any
 from referee.errors import UsageError, escape
 from referee.game import check_names
 from referee.moves import Move, MoveError
+from referee.sandbox import Sandbox
 from referee.table import Decision, Table
 
 PROTOCOL = 2  # 2: the view's history comes in the lines not sent yet; round-over and game-over messages
@@ -54,12 +57,14 @@ class BotGone(Exception):
 class Bot:
     """One bot process: a JSON line out, one line back, within a deadline."""
 
-    def __init__(self, name: str, command: Sequence[str], stderr_file: Path | None = None) -> None:
+    def __init__(self, name: str, command: Sequence[str], stderr_file: Path | None = None, sandbox: Sandbox | None = None) -> None:
         self.name = name
         self.command = tuple(command)
         self.stderr_file = stderr_file  # where its standard error is kept (MAX_STDERR_KEPT bytes), if anywhere
+        if sandbox is not None and sandbox.active and shutil.which(self.command[0]) is None:  # said as when bare
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.command[0])
         self.process = subprocess.Popen(
-            self.command,
+            sandbox.wrap(name, self.command) if sandbox is not None else self.command,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -193,7 +198,7 @@ class Bot:
                 with contextlib.suppress(OSError):
                     os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
-        for stream in (process.stdin, process.stdout, process.stderr):
+        for stream in (process.stdin, process.stdout):  # standard error is the drain thread's: it closes it at its end
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
@@ -203,6 +208,33 @@ class Bot:
             _LIVE.remove(self)
 
 
+def adopt_orphans() -> None:
+    """Make this process the one an orphaned descendant is handed to (Linux's child subreaper), so that a process a
+    bot left behind (double fork, ``setsid``) is still ours to end: ``end_orphans``. Elsewhere, nothing."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+
+
+def end_orphans() -> None:
+    """End every child process still alive once the bots are stopped: what bots left behind, handed to us."""
+    for _ in range(3):  # a process ended may hand us its own children
+        children: set[int] = set()
+        with contextlib.suppress(OSError):
+            for task in os.listdir("/proc/self/task"):
+                with contextlib.suppress(OSError), open(f"/proc/self/task/{task}/children") as listed:
+                    children.update(int(pid) for pid in listed.read().split())
+        if not children:
+            return
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in children:
+            with contextlib.suppress(OSError):
+                os.waitpid(pid, 0)
+
+
 def stop_bots() -> None:
     """Stop every bot still running (Ctrl-C, SIGTERM: the command exits at once, and leaves no bot behind), then do
     what the match asked to be done when interrupted (``on_interrupt``: write the results so far)."""
@@ -210,6 +242,7 @@ def stop_bots() -> None:
         with contextlib.suppress(OSError):
             os.killpg(bot.process.pid, signal.SIGKILL)
     _LIVE.clear()
+    end_orphans()
     for action in list(_ON_INTERRUPT):
         with contextlib.suppress(Exception):
             action()
@@ -376,8 +409,10 @@ class Match:
         spec_line: str | None = None,
         names: Sequence[str | None] = (),
         stderr_dir: Path | None = None,
+        sandbox: Sandbox | None = None,
     ) -> None:
         self.spec = spec
+        self.sandbox = sandbox  # where the bots run (referee.sandbox); None: bare
         self.spec_line = spec_line  # what the logs' spec line says (a copy of a spec file beside them)
         self.commands = [tuple(command) for command in commands]
         self.games = games
@@ -400,11 +435,13 @@ class Match:
 
     def run(self) -> None:
         """Start the bots, play the games, stop the bots (also when interrupted)."""
+        adopt_orphans()
         started = time.monotonic()
         try:
             for name, command in zip(self.names, self.commands, strict=True):
                 try:
-                    self.bots[name] = Bot(name, command, self.stderr_dir / f"{name}.stderr" if self.stderr_dir is not None else None)
+                    kept = self.stderr_dir / f"{name}.stderr" if self.stderr_dir is not None else None
+                    self.bots[name] = Bot(name, command, kept, self.sandbox)
                 except OSError as error:
                     shown = escape(" ".join(command))
                     raise UsageError(f"bot {name}: cannot start '{shown}': {error.strerror or error}") from None
@@ -414,6 +451,9 @@ class Match:
         finally:
             for bot in self.bots.values():
                 bot.stop()
+            end_orphans()
+            if self.sandbox is not None:
+                self.sandbox.close()
             self.seconds = time.monotonic() - started
 
     def _game(self, number: int) -> None:

@@ -128,6 +128,37 @@ def write_output_file(path: Path, text: str) -> None:
         raise
 
 
+class OutputFolder:
+    """A folder written through a descriptor opened once (``referee play``'s match folder): each file is written whole
+    to a new name and renamed over its own, so a link planted in the folder meanwhile (by a bot, say) is replaced,
+    never followed, and the folder itself cannot be swapped for another behind the host's back."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        try:
+            self.fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as error:
+            raise InputError(f"cannot write games here: {error.strerror or error}", Position(escape(str(folder)))) from None
+
+    def write(self, name: str, text: str) -> None:
+        """Write ``name`` in the folder whole, or not at all."""
+        temporary = f".{name}.{os.urandom(6).hex()}"
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            handle = os.open(temporary, flags, _new_file_mode(), dir_fd=self.fd)
+            with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+                stream.write(text)
+            os.replace(temporary, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary, dir_fd=self.fd)
+            raise InputError(f"cannot write: {error.strerror or error}", Position(escape(str(self.folder / name)))) from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
 def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)

@@ -168,3 +168,94 @@ def test_simulate_and_play_refuse_an_output_folder_that_is_a_link(tmp_path: Path
         result = referee_cli(*args)
         assert result.returncode == 2 and b"is a symbolic link" in result.stderr and len(result.stderr.splitlines()) == 1, args
     assert list(elsewhere.iterdir()) == []
+
+
+# -- 3. bots run in a sandbox: they see no other process, write nowhere but their own folder, leave nothing behind
+
+HOSTILE = ROOT / "tests" / "bots" / "hostile.py"
+
+
+def _sandbox_or_skip() -> None:
+    from referee.sandbox import Sandbox
+
+    sandbox = Sandbox([], wanted=True)
+    sandbox.close()
+    if not sandbox.active:
+        pytest.skip(f"no sandbox can be made on this machine: {sandbox.why}")
+
+
+def _running(marker: str) -> list[int]:
+    """The processes whose command line holds ``marker``."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if marker.encode() in Path(f"/proc/{name}/cmdline").read_bytes():
+                    found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
+def _hostile_match(tmp_path: Path, *extra: str, gentle: bool = False) -> tuple[Any, dict[str, Any], Path, str]:
+    import json
+
+    out, writable, kept = tmp_path / "match", tmp_path / "writable", tmp_path / "stderr"
+    writable.mkdir()
+    writable.chmod(0o777)
+    out.mkdir()
+    marker = f"orphan-{os.getpid()}-{tmp_path.name}"
+    hostile = f"{sys.executable} {HOSTILE} {out} {writable} {marker}" + (" gentle" if gentle else "")
+    result = referee_cli(
+        "play", "--spec", "uno", "--games", "2", "--target", "50", "--out", str(out), "--bot-stderr", str(kept), *extra, hostile, GREEDY
+    )
+    said = (kept / "hostile.stderr").read_text().splitlines()
+    return result, json.loads(said[0]), out, marker
+
+
+def test_a_bot_in_the_sandbox_reaches_nothing_it_must_not(tmp_path: Path) -> None:
+    """The attacks of issue 29, point 3, made by a bot: it sees no other process (so neither the host's command line
+    nor another bot's pipes), plants no link in the match folder, writes no file outside its own folder, and the
+    process it double-forked into a session of its own is gone when the match ends."""
+    _sandbox_or_skip()
+    result, found, out, marker = _hostile_match(tmp_path)
+    try:
+        assert result.returncode == 0, result.stderr
+        assert b"warning" not in result.stderr
+        assert found["processes"] <= 1 and not found["host_seen"], found  # its own sandbox's first process, at most
+        assert found["fd_read"] == found["fd_written"] == 0, found
+        assert not found["planted"] and not found["wrote_outside"], found
+        assert not (tmp_path / "writable" / "escaped.txt").exists()
+        assert all(not path.is_symlink() for path in out.iterdir())
+        assert {bot["name"]: bot["crashes"] for bot in _results(out)["bots"]}["greedy_bot"] == 0
+        assert _running(marker) == [], "a bot's process outlived the match"
+    finally:
+        for pid in _running(marker):
+            os.kill(pid, 9)
+
+
+def test_without_the_sandbox_the_same_bot_reaches_the_host(tmp_path: Path) -> None:
+    """``--no-sandbox`` runs bots bare, as the docs warn: the same bot then sees the host's command line (the attack
+    test above can fail). The match folder is still written through the host's own descriptor: a planted link is
+    replaced, never followed, the match ends with its results, and what the bot left behind is ended."""
+    result, found, out, marker = _hostile_match(tmp_path, "--no-sandbox", gentle=True)
+    try:
+        assert result.returncode == 0, result.stderr
+        assert found["host_seen"] and found["processes"] > 2, found
+        assert found["planted"] and (out / "results.json").is_file()
+        assert all(not path.is_symlink() for path in out.iterdir())
+        assert _running(marker) == [], "a bot's process outlived the match (the host adopts and ends orphans)"
+    finally:
+        for pid in _running(marker):
+            os.kill(pid, 9)
+
+
+def test_no_sandbox_to_be_had_is_one_warning_line(tmp_path: Path) -> None:
+    """Without bwrap on the PATH the match is played bare, after one warning line saying why."""
+    out = tmp_path / "m"
+    path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep) if not (Path(part) / "bwrap").exists())
+    result = referee_cli("play", "--spec", "uno", "--games", "1", "--target", "50", "--out", str(out), GREEDY, GREEDY, env={"PATH": path})
+    assert result.returncode == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if line.startswith(b"warning:")]
+    why = b"bwrap (bubblewrap) is not installed"
+    assert warnings == [b"warning: the bots run without a sandbox: " + why + b" (docs/security.md; --no-sandbox says so)"]
