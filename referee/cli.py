@@ -1272,11 +1272,13 @@ def _interrupted(signum: int, frame: object) -> None:
     _quiet_exit(errors.EXIT_TERMINATED if signum == signal.SIGTERM else errors.EXIT_INTERRUPTED)
 
 
-def _out_of_memory() -> int:
-    from referee.isolate import OUT_OF_MEMORY
+_OUT_OF_MEMORY_LINE = f"error: {errors.OUT_OF_MEMORY}\n".encode()  # made now: there may be no memory to make it then
 
+
+def _out_of_memory() -> int:
     with contextlib.suppress(Exception):
-        click.echo(f"error: {OUT_OF_MEMORY}", err=True)
+        sys.stderr.flush()
+        os.write(2, _OUT_OF_MEMORY_LINE)
     return errors.EXIT_INPUT
 
 

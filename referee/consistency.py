@@ -197,7 +197,7 @@ class Solver:
         self._flush()
         result = self.solver.check(*flags, *extra)
         if result == z3.unknown:
-            raise Undetermined(self.solver.reason_unknown())
+            _interrupted_or_undetermined(self.solver.reason_unknown())
         return bool(result == z3.sat)
 
     def held_flag(self, hand: Terms, types: Sequence[int], held: bool) -> z3.BoolRef:
@@ -236,7 +236,8 @@ class Solver:
         flags = {fact.id: self.add(fact) for fact in prefix}
         bound = self._pile_bound(prefix)
         self._flush()
-        self.solver.check(*flags.values(), bound)
+        if self.solver.check(*flags.values(), bound) == z3.unknown:
+            _interrupted_or_undetermined(self.solver.reason_unknown())
         core = {flag.decl().name() for flag in self.solver.unsat_core()}
         in_core = [fact for fact in prefix if f"f{fact.id}" in core]
         keep = sorted({fact.line for fact in in_core if fact.line != line})
@@ -501,3 +502,18 @@ def _defined(trial: list[Fact], prefix: list[Fact]) -> list[Fact]:
     the fact that makes them is asserted; a defining fact's constraints are then kept: a deletion step tests lines,
     and the unknowns of an earlier line stay free to be anything the deck allows)."""
     return sorted(set(trial) | {fact for fact in prefix if isinstance(fact, Refill | Put)}, key=lambda fact: fact.id)
+
+
+def _interrupted_or_undetermined(reason: str) -> None:
+    """The solver gave up: because Ctrl-C reached it (Z3 catches SIGINT while it solves and says ``canceled``: the
+    command is interrupted, exit 130, as before the solve; ``interrupted`` when stopped from another thread), or for
+    ``reason`` (``Undetermined``: a timeout)."""
+    if stopped_by_interrupt(reason):
+        raise KeyboardInterrupt
+    raise Undetermined(reason)
+
+
+def stopped_by_interrupt(reason: str) -> bool:
+    """Whether Z3's reason for unknown is an interrupt (``interrupted from keyboard``, ``canceled``), not a limit."""
+    reason = reason.lower()
+    return "cancel" in reason or "interrupt" in reason

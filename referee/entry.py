@@ -5,6 +5,10 @@ from __future__ import annotations
 import os
 import signal
 
+from referee.errors import OUT_OF_MEMORY
+
+_OUT_OF_MEMORY_LINE = f"error: {OUT_OF_MEMORY}\n".encode()  # made now: there may be no memory to make it then
+
 
 def _leave(signum: int, frame: object) -> None:
     """A signal before the command line has installed its own handlers: leave at once and silently."""
@@ -26,3 +30,8 @@ def run() -> None:
         with contextlib.suppress(BaseException):  # already leaving; nothing more to say
             sys.stdout.flush()
         os._exit(130)
+    except MemoryError:  # out of memory outside the command's own handling (importing it, or in that handling itself)
+        try:
+            os.write(2, _OUT_OF_MEMORY_LINE)
+        finally:
+            os._exit(2)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+OUT_OF_MEMORY = "out of memory (a limit on this process, or an input too large for it)"  # the one line, exit 2
+
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_INPUT = 2

@@ -18,11 +18,9 @@ import signal
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from referee.errors import EXIT_INPUT, RefereeError, ReportedError
+from referee.errors import EXIT_INPUT, OUT_OF_MEMORY, RefereeError, ReportedError
 
 T = TypeVar("T")
-
-OUT_OF_MEMORY = "out of memory (a limit on this process, or an input too large for it)"
 
 
 class ChildFailed(RefereeError):

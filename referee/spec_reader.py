@@ -42,6 +42,7 @@ from referee.spec_vocabulary import (
     FORMAT,
     KIND_KEYS,
     MATCHING_KEYS,
+    MAX_DECK_CARDS,
     MAX_SIDES,
     NAME_FORM,
     NUMBER_FORM,
@@ -203,6 +204,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
 
     disputes = _read_disputes(reader, tree.entries.get("disputes"))
     kinds = _read_kinds(reader, tree.entries.get("kinds"), side_names)
+    _deck_size(reader, tree.entries.get("kinds"), kinds, side_names, colours, path)
     kind_names = {kind.name for kind in kinds}
     options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
     rules = _fill_summaries(reader, _read_rules(reader, tree.entries.get("rules"), sources), options)
@@ -409,7 +411,12 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
             reader.keys(numbers_node, NUMBERS_KEYS, NUMBERS_KEYS, "numbers")
             low = reader.number(numbers_node.entries.get("from"), "from")
             high = reader.number(numbers_node.entries.get("to"), "to")
-            if low is not None and high is not None:
+            if low is not None and high is not None and high - low + 1 > MAX_DECK_CARDS:  # counted, never expanded
+                reader.error(
+                    numbers_node.position, f"{what}: numbers from {low} to {high} are more faces than a deck may hold ({MAX_DECK_CARDS:,})"
+                )
+                numbers = (low,)  # a stand-in, so that no second error follows from this one (the spec is refused)
+            elif low is not None and high is not None:
                 numbers = tuple(range(low, high + 1))
         if (face_class is FaceClass.NUMBER) != bool(numbers):
             reader.error(entry.position, f"{what}: 'numbers' is required for a number kind and only there")
@@ -466,6 +473,25 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
             )
         )
     return tuple(kinds)
+
+
+def _deck_size(
+    reader: _Reader, node: Node | None, kinds: tuple[Kind, ...], side_names: tuple[str, ...], colours: list[tuple[str, ...]], path: str
+) -> None:
+    """Refuse a deck of more than MAX_DECK_CARDS faces on a side, counted from the kinds (colours x numbers x copies)
+    before any card is made: a few lines of YAML may not ask for millions of cards."""
+    for side, name in enumerate(side_names):
+        size = 0
+        for kind in kinds:
+            if side not in kind.sides:
+                continue
+            per_colour = sum(dict(kind.number_copies).get(number, kind.copies) for number in kind.numbers) if kind.numbers else kind.copies
+            size += per_colour * (1 if kind.face_class is FaceClass.WILD else len(colours[side]) if side < len(colours) else 1)
+        if size > MAX_DECK_CARDS:
+            where = node.position if node is not None else Position(path)
+            reader.error(
+                where, f"side '{name}' has {size:,} faces: a deck holds at most {MAX_DECK_CARDS:,} (fewer kinds, numbers or copies)"
+            )
 
 
 def _read_copies(reader: _Reader, node: Node | None, numbers: tuple[int, ...], what: str) -> tuple[int, tuple[tuple[int, int], ...]]:

@@ -113,6 +113,8 @@ OPTION_EXAMPLES: dict[str, str] = {
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
 MAX_SIDES = 2
+MAX_DECK_CARDS = 10_000  # faces on one side of a deck (the shipped decks have 108 or 112): sizes are checked from the
+# counts before anything is expanded, so that a small spec cannot ask for millions of cards
 # The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
 SOURCE_KEYS = frozenset({"title", "publisher", "file"})
 DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"

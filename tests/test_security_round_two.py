@@ -259,3 +259,107 @@ def test_no_sandbox_to_be_had_is_one_warning_line(tmp_path: Path) -> None:
     warnings = [line for line in result.stderr.splitlines() if line.startswith(b"warning:")]
     why = b"bwrap (bubblewrap) is not installed"
     assert warnings == [b"warning: the bots run without a sandbox: " + why + b" (docs/security.md; --no-sandbox says so)"]
+
+
+# -- 6. a small spec cannot expand without bound
+
+
+def _grown_spec(tmp_path: Path, colours: int, to: int) -> Path:
+    import re
+
+    base = (ROOT / "specs" / "uno.yaml").read_text()
+    names = ", ".join(f"c{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(colours))
+    text = base.replace("light: {colours: [red, yellow, green, blue]}", f"light: {{colours: [{names}]}}")
+    text = re.sub(r"numbers: \{from: 0, to: 9\}", f"numbers: {{from: 0, to: {to}}}", text)
+    spec = tmp_path / f"grown-{colours}-{to}.yaml"
+    spec.write_text(text)
+    return spec
+
+
+@pytest.mark.parametrize(("colours", "to", "said"), [(44, 99_999, b"numbers from 0 to 99999"), (44, 9_000, b"has 792,316 faces")])
+def test_a_spec_asking_for_millions_of_cards_is_refused_before_any_is_made(tmp_path: Path, colours: int, to: int, said: bytes) -> None:
+    """A 15 kB spec with 44 colours and numbers to 99,999 took 56 s and 1.5 GB before its error: the sizes are counted
+    first, and it is one error line within a second, under a memory limit the expansion would break."""
+    import resource
+    import time
+
+    spec = _grown_spec(tmp_path, colours, to)
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
+
+    started = time.monotonic()
+    command = [sys.executable, "-m", "referee", "rules", "--spec", str(spec)]
+    result = subprocess.run(command, capture_output=True, preexec_fn=limit, timeout=60)
+    assert result.returncode == 2 and said in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+    assert time.monotonic() - started < 10
+
+
+def test_the_largest_deck_allowed_still_loads(tmp_path: Path) -> None:
+    """Near the limit (10,000 faces on a side) a spec loads: the limit refuses only what no table could play."""
+    import re
+
+    base = (ROOT / "specs" / "uno.yaml").read_text()
+    text = re.sub(r"numbers: \{from: 0, to: 9\}", "numbers: {from: 0, to: 1200}", base[: base.index("\ndeck:")])
+    text = text.replace("points: face-value", "points: 1", 1)  # a deck this large would score past a log's 999,999
+    cards = []
+    for colour in ("red", "yellow", "green", "blue"):
+        cards += [f"{colour}-0"] + [f"{colour}-{number}" for number in range(1, 1201) for _ in range(2)]
+        cards += [f"{colour}-{kind}" for kind in ("draw-two", "reverse", "skip") for _ in range(2)]
+    cards += ["wild"] * 4 + ["wild-draw-four"] * 4
+    spec = tmp_path / "large.yaml"
+    spec.write_text(text + "\ndeck:\n" + "".join(f"  - {card}\n" for card in cards))
+    assert len(cards) == 9_636
+    result = referee_cli("rules", "--spec", str(spec))
+    assert result.returncode == 0, result.stderr[-2000:]
+
+
+# -- 7. out of memory is one line
+
+
+def test_out_of_memory_outside_the_commands_handling_is_one_line() -> None:
+    """A MemoryError that escapes the command (as when the handler's own import failed under ``ulimit -v``) is still the
+    one line and exit 2, never a traceback."""
+    code = "import referee.cli as cli\ndef boom(arguments):\n    raise MemoryError\ncli.execute = boom\n"
+    code += "import referee.entry\nreferee.entry.run()\n"
+    result = subprocess.run([sys.executable, "-c", code, "check", str(VALID)], capture_output=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == b"error: out of memory (a limit on this process, or an input too large for it)\n"
+
+
+@pytest.mark.parametrize("megabytes", [40, 60, 90, 140])
+def test_under_any_memory_limit_a_check_is_a_result_or_one_line(megabytes: int) -> None:
+    import resource
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    log = ROOT / "scenarios" / "games" / "game-full-4p.log"
+    result = subprocess.run([sys.executable, "-m", "referee", "check", str(log)], capture_output=True, preexec_fn=limit, timeout=120)
+    if result.returncode != 0:
+        assert result.returncode == 2, result.stderr[-2000:]
+        assert result.stderr == b"error: out of memory (a limit on this process, or an input too large for it)\n", result.stderr[-2000:]
+
+
+# -- 8. Ctrl-C while Z3 solves is an interrupt, not an undetermined verdict
+
+
+def test_a_solve_cancelled_by_ctrl_c_is_an_interrupt_and_a_timeout_is_undetermined() -> None:
+    """Z3 catches SIGINT while it solves and answers unknown, "canceled" (as an interrupt from another thread does,
+    shown here on a hard problem); the public-record checker raises that as KeyboardInterrupt (exit 130, silent), and
+    only a timeout as undetermined (exit 3)."""
+    import signal
+    import threading
+
+    z3 = pytest.importorskip("z3")
+    from referee import consistency
+
+    pigeons = [z3.Int(f"p{i}") for i in range(40)]
+    solver = z3.Solver()
+    solver.add(z3.Distinct(pigeons), *[z3.And(p >= 0, p < 39) for p in pigeons])
+    threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()  # Ctrl-C, as a terminal sends it
+    assert solver.check() == z3.unknown and consistency.stopped_by_interrupt(solver.reason_unknown()), solver.reason_unknown()
+    with pytest.raises(KeyboardInterrupt):
+        consistency._interrupted_or_undetermined(solver.reason_unknown())
+    with pytest.raises(consistency.Undetermined):
+        consistency._interrupted_or_undetermined("timeout")

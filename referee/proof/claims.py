@@ -39,7 +39,7 @@ from referee.compiler import FaceRules, Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError, did_you_mean
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
-from referee.proof.queries import Answer
+from referee.proof.queries import Answer, ask
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec_model import Spec
 from referee.spec_paths import SPECS
@@ -668,8 +668,7 @@ def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answe
             options.append(z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer)))
     check = solver(timeout_ms)
     check.add(z3.Or(*options) if options else z3.BoolVal(False))
-    result = check.check()
-    return Answer.SAT if result == z3.sat else Answer.UNSAT if result == z3.unsat else Answer.UNKNOWN
+    return ask(check)  # a Ctrl-C that Z3 reports as unknown is an interrupt
 
 
 def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z3.Solver:

@@ -16,6 +16,7 @@ from typing import Any
 import z3
 
 from referee.compiler import Rules
+from referee.consistency import stopped_by_interrupt
 from referee.proof.model import Model, State, solver
 
 PLAYER_COUNTS = tuple(range(2, 11))
@@ -53,8 +54,7 @@ def ask(check: z3.Solver) -> Answer:
 
 def interrupted(check: z3.Solver) -> None:
     """Z3 catches Ctrl-C itself and answers unknown ("canceled"): that is an interrupt, never an inconclusive proof."""
-    reason = check.reason_unknown().lower()
-    if "cancel" in reason or "interrupt" in reason:
+    if stopped_by_interrupt(check.reason_unknown()):
         raise KeyboardInterrupt
 
 
