@@ -17,7 +17,7 @@ from referee import events as ev
 from referee.engine import PLAYING, Dispute, Engine, Penalty
 from referee.errors import InputError, ReportedError
 from referee.inputs import LogSource
-from referee.replay import Replay
+from referee.replay import DEFAULT_TIMEOUT, Replay
 from referee.report import answer_json
 from referee.state import Ruling
 from referee.verdicts import Diagnostic
@@ -226,8 +226,9 @@ def _ruled(engine: Engine, event: ev.Catch | ev.Challenge) -> Dispute | None:
         engine.restore(snapshot)
 
 
-def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> dict[str, Any]:
-    """Every dispute in a log, ruled, and what is pending where it stops; always the same keys.
+def adjudicate(source: LogSource | Path, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """Every dispute in a log, ruled, and what is pending where it stops; always the same keys (``timeout``: the
+    seconds for the log's public rounds, as ``check --timeout``).
 
     A log that cannot be read, or whose spec is invalid, gives ``input_error``
     (the one-line message) and empty lists, so that a batch goes on.
@@ -247,6 +248,7 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None) -> d
         continue_after=INVALID_DISPUTES,
         record_disputes=True,
         spec_roots=source.spec_roots,
+        timeout=timeout,
     )
     try:
         verdict = replay.run_source(source)

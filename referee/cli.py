@@ -159,6 +159,15 @@ _jobs_option = click.option(
     metavar="N",
     help="Check N logs at a time on N processes [default: every core]. The output is the same as with -j 1.",
 )
+_timeout_option = click.option(
+    "--timeout",
+    type=click.FloatRange(min=0.001),
+    default=60.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="The time for one log's public rounds, replaying the ways their hidden cards can go and solving; a record not "
+    "settled in time is undetermined (exit 3).",
+)
 _dask_option = click.option(
     "--dask",
     "dask_address",
@@ -228,14 +237,7 @@ def _write_witness(log: Path, out: Path, verdict: Any) -> None:
 @_jobs_option
 @_dask_option
 @_dask_security_option
-@click.option(
-    "--timeout",
-    type=click.FloatRange(min=0.001),
-    default=60.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="The solver's time for one log's public rounds; a record it cannot settle in time is undetermined (exit 3).",
-)
+@_timeout_option
 @click.option(
     "--witness",
     "witness_path",
@@ -703,8 +705,15 @@ def simulate(
 @_spec_option(False)
 @_spec_path_option
 @_format_option
+@_timeout_option
 def explain(
-    target: str, line: int | None, move: str | None, spec_path: Path | None, spec_roots: tuple[Path, ...], output_format: str
+    target: str,
+    line: int | None,
+    move: str | None,
+    spec_path: Path | None,
+    spec_roots: tuple[Path, ...],
+    output_format: str,
+    timeout: float,
 ) -> None:
     """Show the state just before a line, and why its event is or is not legal.
 
@@ -733,7 +742,7 @@ def explain(
     source = one_log(log_argument, spec_roots)
     if spec_path is not None:
         _load_rules(spec_path, spec_roots)
-    result = explain_line(source, number, move, spec_path)
+    result = explain_line(source, number, move, spec_path, timeout)
     if output_format == "json":
         import json
 
@@ -966,7 +975,8 @@ def _rule_texts(rules: Any) -> dict[str, tuple[str, str]]:
 @click.option("--line", type=click.IntRange(1), help="Open the page at this line (the URL fragment #line-N does the same).")
 @_spec_option(False)
 @_spec_path_option
-def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None, spec_roots: tuple[Path, ...]) -> None:
+@_timeout_option
+def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | None, spec_roots: tuple[Path, ...], timeout: float) -> None:
     """Write a replay page of a game: one self-contained HTML file to step through.
 
     The page shows the table after every line of the log (each hand as cards,
@@ -1028,7 +1038,7 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
         except OSError as error:
             raise errors.InputError(f"cannot read: {reason(error)}", errors.Position(source.display)) from None
         base = source.path.parent if source.path is not None else Path.cwd()
-        data = page_data(LogSource(source.display, copy, base=base, spec_roots=spec_roots), spec_path)
+        data = page_data(LogSource(source.display, copy, base=base, spec_roots=spec_roots), spec_path, timeout)
     write_output_file(out_path, render_page(data, line))
     click.echo(display_name(str(out_path)))
 

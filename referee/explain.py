@@ -9,6 +9,7 @@ rendered to text or JSON at the edge.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -177,21 +178,24 @@ def _settle_public(replay: Replay, errors: list[Diagnostic]) -> Branches | None:
     return branches
 
 
-def judge_public(branches: Branches, event: ev.Event, rules: Rules) -> Diagnostic | None:
+def judge_public(branches: Branches, event: ev.Event, rules: Rules, timeout: float = DEFAULT_TIMEOUT) -> Diagnostic | None:
     """The verdict on one event of a public round, as ``check`` gives it: illegal for a reason needing no hidden card,
-    or inconsistent when no deal and draw pile make the lines so far and this one legal; the engine is left where
-    it was."""
+    or inconsistent when no deal and draw pile make the lines so far and this one legal, or undetermined past
+    ``timeout`` seconds; the engine and the branches are left where they were."""
     engine = branches.engine
     before = engine.snapshot()
-    live, dead, events = list(branches.live), list(branches.dead), list(branches.events)
+    live, dead, events, notes = list(branches.live), list(branches.dead), list(branches.events), dict(branches.notes)
+    deadline, dropped, expired = branches.deadline, branches.dead_dropped, branches.expired
     try:
+        branches.deadline = min(deadline, time.monotonic() + timeout)
         branches.apply(event)
-        outcome = public_judge(branches, DEFAULT_TIMEOUT, False, rule_of(rules), want_answers=False)
+        outcome = public_judge(branches, timeout, False, rule_of(rules), want_answers=False)
         if outcome.undetermined is not None:
             return Diagnostic(event.line, "undetermined", outcome.undetermined, "")
         return outcome.diagnostic
     finally:
-        branches.live, branches.dead, branches.events = live, dead, events
+        branches.live, branches.dead, branches.events, branches.notes = live, dead, events, notes
+        branches.deadline, branches.dead_dropped, branches.expired = deadline, dropped, expired
         engine.restore(before)
 
 
@@ -264,17 +268,20 @@ _EXPLAIN_KEYS = (
 )
 
 
-def explain(source: LogSource | Path, line: int, move: str | None = None, spec_override: Path | None = None) -> dict[str, Any]:
+def explain(
+    source: LogSource | Path, line: int, move: str | None = None, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT
+) -> dict[str, Any]:
     """Everything ``referee explain`` says about one line of a log; always the same keys (null where empty).
 
     ``line`` is a line of the log; with a hypothetical ``move`` it may also be
-    the line just after the last, to ask about the next move of a log that stops.
+    the line just after the last, to ask about the next move of a log that stops. ``timeout``: the seconds the
+    log's public rounds may take (replaying them and solving), as ``check --timeout``.
     """
     if isinstance(source, Path):
         source = LogSource(str(source), source)
     if line < 1:
         raise UsageError("a line number is at least 1")
-    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line, spec_roots=source.spec_roots)
+    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line, spec_roots=source.spec_roots, timeout=timeout)
     verdict = replay.run_source(source)
     event_from_move = parse_move(move, line, replay.reader.form) if move is not None else None
     if line > replay.reader.lines + (1 if move is not None else 0):
@@ -294,6 +301,8 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     if verdict.errors:
         first = verdict.errors[0]
         result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
+    elif verdict.undetermined is not None:  # a public round before the line could not be settled in time
+        result["log_error"] = {"line": line, "code": "undetermined", "message": verdict.undetermined, "rule": None}
     result["state"] = state_data(engine)
     event: ev.Event | None
     if event_from_move is not None:
@@ -309,7 +318,10 @@ def explain(source: LogSource | Path, line: int, move: str | None = None, spec_o
     result["event"] = format_event(event)
     if verdict.errors:
         return result
-    diagnostic = judge_public(public, event, engine.rules) if public is not None and type(event) is not ev.Round else judge(engine, event)
+    if public is not None and type(event) is not ev.Round:
+        diagnostic = judge_public(public, event, engine.rules, max(0.001, replay.timeout))
+    else:
+        diagnostic = judge(engine, event)
     if diagnostic is not None and diagnostic.code == "undetermined":  # the solver ran out of time: no verdict to give
         result["log_error"] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message, "rule": None}
         return result
@@ -369,7 +381,8 @@ def render_text(result: dict[str, Any]) -> list[str]:
     lines = [f"{result['path']}:{result['line']}"]
     error = result["log_error"]
     if error is not None:
-        lines.append(f"  the log is invalid before this line: line {error['line']}: {error['code']}: {error['message']}")
+        said = "no verdict could be given" if error["code"] == "undetermined" else "the log is invalid before this line"
+        lines.append(f"  {said}: line {error['line']}: {error['code']}: {error['message']}")
         if result["state"] is None:
             return lines
         lines.append("  (state where replay stopped)")

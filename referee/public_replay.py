@@ -20,7 +20,8 @@ from referee.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.state import Dispute, Snapshot
 from referee.verdicts import Diagnostic, HiddenAnswer
 
-MAX_BRANCHES = 256
+MAX_BRANCHES = 256  # live replays of a round kept at once (more: the round is undetermined unless one is consistent)
+MAX_DEAD = 256  # replays a line ruled out kept for the judgement, the latest first (each holds one state copy)
 NEVER = 1 << 62
 
 
@@ -42,19 +43,26 @@ class Branches:
     A branch is a snapshot of the engine with its own warnings and dispute rulings (an engine snapshot keeps only
     how many there were: enough to undo one move, not to hold two replays apart)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, deadline: float = float("inf")) -> None:
         self.engine = engine
         self.notes: dict[int, tuple[tuple[Diagnostic, ...], tuple[Dispute, ...]]] = {}
         self.live: list[Snapshot] = [self._take()]
         self.dead: list[tuple[Diagnostic, Snapshot]] = []
         self.events: list[ev.Event] = []
         self.dropped = False  # more branches than MAX_BRANCHES: some were dropped, so no branch failing is final
+        self.dead_dropped = -1  # the last line of a dead branch dropped (MAX_DEAD): a verdict reaching no further is not final
+        self.deadline = deadline  # when the time for the round (its replays and its judgement) is up (time.monotonic())
+        self.expired = False  # the replays ran past the deadline: the round is undetermined
 
     def apply(self, event: ev.Event) -> bool:
-        """Apply ``event`` to every branch; False when none survives it (the round is then judged)."""
+        """Apply ``event`` to every branch; False when none survives it (the round is then judged), or when the time
+        is up (``expired``)."""
         engine = self.engine
         survivors: list[Snapshot] = []
         self.events.append(event)
+        if time.monotonic() > self.deadline:
+            self.expired = True
+            return False
         for snapshot in self.live:
             pending: list[list[int]] = [[]]
             while pending:
@@ -76,7 +84,14 @@ class Branches:
         if len(survivors) > MAX_BRANCHES:
             self.dropped = True
             survivors = survivors[:MAX_BRANCHES]
+        if len(self.dead) > MAX_DEAD:  # the earliest deaths reach least far: they are the ones a verdict can spare
+            self.dead.sort(key=lambda dead: dead[0].line)
+            dropped = len(self.dead) - MAX_DEAD
+            self.dead_dropped = max(self.dead_dropped, self.dead[dropped - 1][0].line)
+            del self.dead[:dropped]
         self.live = survivors
+        kept = [*survivors, *(snapshot for _, snapshot in self.dead)]
+        self.notes = {id(snapshot): self.notes[id(snapshot)] for snapshot in kept}  # a replay's notes go with it
         if survivors:
             self.restore(survivors[0])
             return True
@@ -113,7 +128,12 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
     hidden card, or undetermined."""
     from referee.consistency import Oracle, Undetermined
 
-    deadline = time.monotonic() + timeout
+    deadline = min(time.monotonic() + timeout, branches.deadline)
+    if branches.expired:
+        why = "replaying the ways its hidden cards can go used it"
+        return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
+    if not branches.live and not branches.dead:  # every replay was ruled out, and those were dropped for memory
+        return Outcome(undetermined=f"the solver could not settle this public round: more than {MAX_DEAD} replays ruled out to weigh")
     first = branches.live[0] if branches.live else branches.dead[0][1]
     every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
     asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
@@ -149,6 +169,8 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
                 best, found = reach, [entry]
             elif reach == best:
                 found.append(entry)
+        if best <= branches.dead_dropped:  # a replay dropped for memory might have reached as far: not a verdict to give
+            raise Undetermined(f"more than {MAX_DEAD} replays ruled out to weigh")
         return Outcome(diagnostic=_failure(found, rule_of, solver))
     except Undetermined as why:
         return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")

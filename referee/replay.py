@@ -76,6 +76,7 @@ class Replay:
         self.want_witness = witness
         self.want_answers = answers  # the hidden hands' answers on wild draw cards (JSON, adjudicate): extra solving
         self.branches: Branches | None = None  # the public round being replayed, if any
+        self.round_started = 0.0  # when it began (time.monotonic()): its replays count against ``timeout``
         self.halted = False  # a public round could not be settled: nothing after it is judged
         self.header: list[ev.Event] = []  # the header lines, once replay has started
 
@@ -212,9 +213,10 @@ class Replay:
             if failure is not None or self.halted:
                 return failure
         diagnostic = engine.apply(event)
-        if diagnostic is None and type(event) is ev.Public:
-            self.branches = Branches(engine)
+        if diagnostic is None and type(event) is ev.Public:  # the log's time left bounds the round's replays too
+            self.branches = Branches(engine, time.monotonic() + max(0.001, self.timeout))
             self.branches.events.append(event)
+            self.round_started = time.monotonic()
         return diagnostic
 
     def _judge(self) -> Diagnostic | None:
@@ -223,9 +225,8 @@ class Replay:
         engine = self.engine
         assert branches is not None and engine is not None
         self.branches = None
-        started = time.monotonic()
         outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of(engine.rules), self.want_answers)
-        self.timeout -= time.monotonic() - started
+        self.timeout -= time.monotonic() - self.round_started  # the replays and the judgement: one budget for the log
         verdict = self.verdict
         if outcome.undetermined is not None:
             verdict.consistency = "undetermined"

@@ -22,7 +22,7 @@ from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import InputError, Position
 from referee.explain import explain
 from referee.inputs import LogSource
-from referee.replay import Replay, read_problem
+from referee.replay import DEFAULT_TIMEOUT, Replay, read_problem
 from referee.verdicts import Diagnostic
 
 # A page for a log longer than this would be slow to open; view refuses it (exit 2) rather than write it.
@@ -112,8 +112,9 @@ def _delta(previous: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
     return changed
 
 
-def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str, Any]:
-    """Everything the page shows, as JSON-ready data."""
+def page_data(source: LogSource, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
+    """Everything the page shows, as JSON-ready data (``timeout``: the seconds for the log's public rounds, as
+    ``check --timeout``, and again for ``explain`` at its first error)."""
     lines = _read_lines(source)
     cards = _Cards({}, [])
     steps: list[dict[str, Any]] = []
@@ -129,7 +130,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         steps.append({"line": event.line, **_delta(previous, current)})
         previous = current
 
-    replay = Replay(source.display, source.base_dir, spec_override, after_event=after, spec_roots=source.spec_roots)
+    replay = Replay(source.display, source.base_dir, spec_override, after_event=after, spec_roots=source.spec_roots, timeout=timeout)
     verdict = replay.run_source(source)
     if replay.engine is not None and not players:
         players = list(replay.engine.state.players)
@@ -137,7 +138,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
     warnings = [{"line": w.line, "code": w.code, "message": w.message, "rule": w.rule} for w in verdict.warnings]
     explained = None
     if verdict.errors and verdict.errors[0].code != "syntax" and source.path is not None:
-        result = explain(source, verdict.errors[0].line, None, spec_override)
+        result = explain(source, verdict.errors[0].line, None, spec_override, timeout)
         rule = result["rule"] or {}
         explained = {
             "line": result["line"],
@@ -150,7 +151,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         }
     disputes = []
     if source.path is not None:
-        ruled = adjudicate(source, spec_override)
+        ruled = adjudicate(source, spec_override, timeout)
         disputes = [
             {
                 "line": d["line"],
@@ -185,6 +186,7 @@ def page_data(source: LogSource, spec_override: Path | None = None) -> dict[str,
         "rounds": rounds,
         "winner": verdict.game_winner,
         "valid": verdict.valid,
+        "undetermined": verdict.undetermined,  # why a public round could not be settled in time (None: it was)
     }
 
 

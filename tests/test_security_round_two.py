@@ -363,3 +363,62 @@ def test_a_solve_cancelled_by_ctrl_c_is_an_interrupt_and_a_timeout_is_undetermin
         consistency._interrupted_or_undetermined(solver.reason_unknown())
     with pytest.raises(consistency.Undetermined):
         consistency._interrupted_or_undetermined("timeout")
+
+
+# -- 5. a public round's judgement is bounded: in time (replays included) and in memory (dead replays dropped)
+
+PUBLIC = sorted((ROOT / "scenarios" / "public").rglob("*.log"))
+
+
+def _long_public_record(tmp_path: Path) -> Path:
+    from referee.compiler import load_rules
+    from referee.log_writer import format_event
+    from referee.projection import public_record
+    from referee.simulate import simulate_events
+    from referee.spec_extends import resolve_spec
+
+    rules = load_rules(resolve_spec("uno-flip", None))
+    events = list(simulate_events(rules, 4, 7, "full", spec_line="uno-flip", max_rounds=6))
+    log = tmp_path / "public.log"
+    log.write_text("".join(format_event(event) + "\n" for event in public_record(events, rules)))
+    return log
+
+
+@pytest.mark.parametrize("command", ["check", "explain", "view"])
+def test_the_timeout_bounds_the_replays_of_a_public_round_too(tmp_path: Path, command: str) -> None:
+    """``--timeout`` is the time for a log's public rounds, replaying the ways their hidden cards can go included
+    (it used to bound the solver alone: 41-73 s under ``--timeout 2``); ``explain`` and ``view`` take it too."""
+    import time
+
+    log = _long_public_record(tmp_path)
+    lines = len(log.read_text().splitlines())
+    arguments = {"check": [str(log)], "explain": [f"{log}:{lines}"], "view": [str(log), "--out", str(tmp_path / "p.html")]}[command]
+    started = time.monotonic()
+    result = referee_cli(command, "--timeout", "0.001", *arguments)
+    assert time.monotonic() - started < 30
+    if command == "check":
+        assert result.returncode == 3 and b"replaying the ways its hidden cards can go used it" in result.stdout, result.stdout
+    elif command == "explain":
+        assert result.returncode == 1 and b"undetermined" in result.stdout, result.stdout
+    else:
+        assert result.returncode == 0 and b"undetermined" in (tmp_path / "p.html").read_bytes()
+    assert referee_cli("check", "--timeout", "60", str(log)).returncode == 0
+
+
+@pytest.mark.parametrize("log", PUBLIC, ids=[path.stem for path in PUBLIC])
+def test_dropping_dead_replays_changes_no_verdict_only_makes_it_undetermined(log: Path, monkeypatch: Any) -> None:
+    """With room for no replay a line has ruled out (memory bounded at its tightest), every public scenario gets the
+    verdict it gets with room for all of them, or undetermined: a dropped replay never decides a verdict."""
+    from referee import public_replay
+    from referee.replay import check_stream
+
+    def verdict() -> Any:
+        with log.open("rb") as stream:
+            return check_stream(stream, str(log), log.parent, None, (), 60.0, False, True)
+
+    full = verdict()
+    monkeypatch.setattr(public_replay, "MAX_DEAD", 0)
+    bounded = verdict()
+    if bounded.consistency != "undetermined":
+        assert [(d.line, d.code) for d in bounded.errors] == [(d.line, d.code) for d in full.errors]
+        assert bounded.consistency == full.consistency

@@ -193,6 +193,17 @@ def test_a_public_round_error_box_agrees_with_check(browser: Any, tmp_path: Path
     _no_traffic(opened)
 
 
+def test_a_public_round_not_settled_in_time_reads_undetermined_not_valid(browser: Any, tmp_path: Path) -> None:
+    """Issue 29, point 5: ``view --timeout`` bounds a public record's judgement; a record not settled in time reads
+    "undetermined" (its reason on hover), never "valid"."""
+    opened = _open(browser, SCENARIOS / "public" / "games" / "uno-flip-4p.log", tmp_path, "", 1280, "--timeout", "0.001")
+    verdict = opened.page.locator("#verdict")
+    assert opened.text("#verdict") == "? undetermined" and "valid" not in opened.text("#verdict")
+    assert "could not settle this public round" in (verdict.get_attribute("title") or "")
+    opened.shot("view-public-undetermined")
+    _no_traffic(opened)
+
+
 def test_a_valid_game_steps_clicks_and_charts(browser: Any, tmp_path: Path) -> None:
     # A long path with no break in it becomes the page's title: it must still fit a phone.
     deep = tmp_path / ("a-folder-with-a-long-name-and-no-spaces-" * 3) / "another-level-of-tournament-records"
