@@ -92,6 +92,7 @@ class Bot:
             if self.stderr_file is not None:
                 with contextlib.suppress(OSError):
                     sink = stack.enter_context(open(self.stderr_file, "wb"))  # noqa: SIM115 - closed by the stack
+            stack.callback(stream.close)  # its own to close: the main thread never touches it (a read may block)
             with contextlib.suppress(OSError, ValueError):
                 while chunk := stream.read1(65536):
                     if len(self.stderr_head) < MAX_STDERR:

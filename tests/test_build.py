@@ -26,6 +26,9 @@ COMPILED = (
     "referee.disputes",
     "referee.engine",
     "referee.replay",
+    "referee.moves",
+    "referee.seat",
+    "referee.table",
 )
 PICKLED = (
     "referee.spec_model",

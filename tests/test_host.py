@@ -25,6 +25,8 @@ MISBEHAVING = Path(__file__).resolve().parent / "bots" / "misbehaving.py"
 def referee(*args: str, timeout: float = 600, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     if args[:1] == ("play",) and {"BOT_RECORD", "BOT_PIDS"} & set(env or {}):  # bots that write outside: run them bare
         args = ("play", "--no-sandbox", *args[1:])
+    if args[:1] == ("play",) and "--seed" not in args:  # the same games at every run (the default seed is random)
+        args = ("play", "--seed", "0", *args[1:])
     return subprocess.run(
         [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
     )
