@@ -106,6 +106,10 @@ def rlcard_rates(players: int, steps: int) -> tuple[float, float] | None:
 def main() -> None:
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    import referee.engine
+
+    build = "compiled" if str(referee.engine.__file__).endswith(".so") else "pure Python"
+    print(f"build: {build} (a regular 'pip install .' is compiled; an editable install is pure Python)")
     print(f"{'players':>7} {'raw_env':>9} {'env()':>9} {'Game':>9} {'RLCard env':>11} {'RLCard game':>12}  (classic UNO; steps or moves/s)")
     for players in (2, 4):
         raw, wrapped = steps_per_second("uno", players, steps)[0], steps_per_second("uno", players, steps, wrapped=True)[0]
