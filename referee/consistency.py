@@ -48,7 +48,8 @@ class Solver:
         self.relevant = relevant
         self.deck = deck
         self.solver = z3.Solver()
-        self.solver.set("timeout", max(1, timeout_ms))
+        self.timeout_ms = max(1, timeout_ms)
+        self.solver.set("timeout", self.timeout_ms)
         self.types = range(len(deck.types))
         self.vectors: dict[int, dict[int, str]] = {}  # unknown id -> type -> variable name (absent: 0)
         self.epochs: dict[int, int] = {}  # pile id (a refill, a batch, a put) -> the refill that began its draw pile
@@ -61,7 +62,17 @@ class Solver:
         self._questions = 0
 
     def set_timeout(self, timeout_ms: int) -> None:
-        self.solver.set("timeout", max(1, timeout_ms))
+        self.timeout_ms = max(1, timeout_ms)
+        self.solver.set("timeout", self.timeout_ms)
+
+    def _solve(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+        """``check`` under assumptions; a give-up raised as the interrupt or the timeout it is."""
+        started = time.monotonic()
+        result = self.solver.check(*assumptions)
+        if result == z3.unknown:
+            early = time.monotonic() - started < self.timeout_ms / 1000 - EARLY
+            _interrupted_or_undetermined(self.solver.reason_unknown(), early)
+        return result
 
     # -- encoding
 
@@ -195,10 +206,7 @@ class Solver:
         flags = [self.add(fact) for fact in facts]
         flags.append(self._pile_bound(facts))
         self._flush()
-        result = self.solver.check(*flags, *extra)
-        if result == z3.unknown:
-            _interrupted_or_undetermined(self.solver.reason_unknown())
-        return bool(result == z3.sat)
+        return bool(self._solve(*flags, *extra) == z3.sat)
 
     def held_flag(self, hand: Terms, types: Sequence[int], held: bool) -> z3.BoolRef:
         """A fresh Boolean that, assumed, says the hand held a card of ``types`` (or none)."""
@@ -236,8 +244,7 @@ class Solver:
         flags = {fact.id: self.add(fact) for fact in prefix}
         bound = self._pile_bound(prefix)
         self._flush()
-        if self.solver.check(*flags.values(), bound) == z3.unknown:
-            _interrupted_or_undetermined(self.solver.reason_unknown())
+        self._solve(*flags.values(), bound)
         core = {flag.decl().name() for flag in self.solver.unsat_core()}
         in_core = [fact for fact in prefix if f"f{fact.id}" in core]
         keep = sorted({fact.line for fact in in_core if fact.line != line})
@@ -504,16 +511,20 @@ def _defined(trial: list[Fact], prefix: list[Fact]) -> list[Fact]:
     return sorted(set(trial) | {fact for fact in prefix if isinstance(fact, Refill | Put)}, key=lambda fact: fact.id)
 
 
-def _interrupted_or_undetermined(reason: str) -> None:
-    """The solver gave up: because Ctrl-C reached it (Z3 catches SIGINT while it solves and says ``canceled``: the
-    command is interrupted, exit 130, as before the solve; ``interrupted`` when stopped from another thread), or for
-    ``reason`` (``Undetermined``: a timeout)."""
-    if stopped_by_interrupt(reason):
+EARLY = 0.25  # seconds: a solve "canceled" this long before its timeout was stopped by Ctrl-C, not by the timeout
+
+
+def _interrupted_or_undetermined(reason: str, early: bool = False) -> None:
+    """The solver gave up: because Ctrl-C reached it (Z3 catches SIGINT while it solves: the command is interrupted,
+    exit 130, as before the solve), or for ``reason`` (``Undetermined``: a timeout). Z3 says "interrupted from
+    keyboard", or "canceled" for a Ctrl-C and a timeout alike: then ``early`` (well before the timeout) decides."""
+    if stopped_by_interrupt(reason, early):
         raise KeyboardInterrupt
     raise Undetermined(reason)
 
 
-def stopped_by_interrupt(reason: str) -> bool:
-    """Whether Z3's reason for unknown is an interrupt (``interrupted from keyboard``, ``canceled``), not a limit."""
+def stopped_by_interrupt(reason: str, early: bool = True) -> bool:
+    """Whether Z3's reason for unknown is an interrupt: ``interrupted ...``, or ``canceled`` when ``early`` (a solve
+    that ended well before its timeout; the prover, whose timeouts say ``timeout``, leaves it True)."""
     reason = reason.lower()
-    return "cancel" in reason or "interrupt" in reason
+    return "interrupt" in reason or ("cancel" in reason and early)

@@ -374,6 +374,11 @@ def test_a_solve_cancelled_by_ctrl_c_is_an_interrupt_and_a_timeout_is_undetermin
     with pytest.raises(consistency.Undetermined):
         consistency._interrupted_or_undetermined("timeout")
     assert not consistency.stopped_by_interrupt("timeout")
+    # "canceled" is said for a Ctrl-C and for a timeout alike: well before the timeout it is the interrupt
+    with pytest.raises(KeyboardInterrupt):
+        consistency._interrupted_or_undetermined("canceled", early=True)
+    with pytest.raises(consistency.Undetermined):
+        consistency._interrupted_or_undetermined("canceled", early=False)
 
 
 # -- 5. a public round's judgement is bounded: in time (replays included) and in memory (dead replays dropped)
