@@ -596,26 +596,29 @@ class Game:
         ``since=K`` leaves out its first K lines (a seat that has seen them: the match host's protocol).
         A ``ValueError`` for a name that is not a player; a ``UsageError`` for a public round (no hand is known)."""
         state = self._engine.state
-        if player not in state.seat:
-            raise ValueError(f"{player!r} is not a player of this game")
-        if state.hidden is not None or not state.hands:
-            raise UsageError("a public round's hands are hidden: there is no seat's view of it")
+        seat = self._seat_seeing(player)
         engine = self._engine
         seen = (
             self._history.round(self.rules, self._events, self._before, state, engine.disputes, self.round_winner, since) if history else ()
         )
-        return seat_view(state, self.rules, state.seat[player], self.turn, seen)
+        return seat_view(state, self.rules, seat, self.turn, seen)
+
+    def _seat_seeing(self, player: str) -> int:
+        """``player``'s seat, for a view of it: a ``ValueError`` for a name that is not a player, a ``UsageError`` in
+        a public round (no hand is known)."""
+        state = self._engine.state
+        if player not in state.seat:
+            raise ValueError(f"{player!r} is not a player of this game")
+        if state.hidden is not None or not state.hands:
+            raise UsageError("a public round's hands are hidden: there is no seat's view of it")
+        return state.seat[player]
 
     def encode(self, player: str, encoding: Encoding, asked: str | None = None, optional: bool = False) -> list[float]:
         """``player``'s view as ``encoding``'s vector (``referee.seat.Encoding``): what ``view`` holds, as numbers, at a
         fraction of its cost (an environment observes at every step), with who is ``asked`` to act and whether it is
         ``optional`` (a chance out of turn). The same errors as ``view``."""
         state = self._engine.state
-        if player not in state.seat:
-            raise ValueError(f"{player!r} is not a player of this game")
-        if state.hidden is not None or not state.hands:
-            raise UsageError("a public round's hands are hidden: there is no seat's view of it")
-        return encoding.vector(state, state.seat[player], state.seat[asked] if asked is not None else -1, optional)
+        return encoding.vector(state, self._seat_seeing(player), state.seat[asked] if asked is not None else -1, optional)
 
     @property
     def round_winner(self) -> str | None:
