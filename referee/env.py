@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import random
 import re
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,7 @@ try:
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as error:  # pragma: no cover - the extra is installed by the tests
     raise ImportError("referee.env needs the rl extra: pip install 'referee[rl]' (numpy, gymnasium, pettingzoo)") from error
 
@@ -64,11 +66,79 @@ Key = tuple[Any, ...]
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are: an illegal action ends the game (reward -1 to its
-    agent), an action out of range is an error, and the AEC call order is enforced."""
-    environment: AECEnv = raw_env(**kwargs)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    agent), an action out of range is an error, and the AEC call order is enforced (``Enforced``: PettingZoo's
+    three wrappers, one level deep)."""
+    return Enforced(raw_env(**kwargs), illegal_reward=-1)
+
+
+class Enforced(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """What PettingZoo's classic games wrap their environment in, ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(env, -1)))``, as one wrapper with the same behaviour: calls in the wrong order are
+    errors, an action outside the action space fails an assertion, and an action outside the mask ends the game
+    with ``illegal_reward`` to its agent (and PettingZoo's warning). Why one level: each attribute an agent reads
+    through three wrappers is three failed lookups and three ``__getattr__`` calls, which cost more than a step
+    of the game itself; here the attributes read at every step are properties one call deep."""
+
+    def __init__(self, environment: raw_env, illegal_reward: float = -1) -> None:
+        super().__init__(environment)
+        self._raw = environment
+        self._illegal_value = float(illegal_reward)
+
+    def _reset_first(self, name: str) -> raw_env:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return self._raw
+
+    # The attributes an agent reads at every step, before reset an AttributeError (as OrderEnforcingWrapper's).
+    agents = property(lambda self: self._reset_first("agents").agents)
+    agent_selection = property(lambda self: self._reset_first("agent_selection").agent_selection)
+    rewards = property(lambda self: self._reset_first("rewards").rewards)
+    terminations = property(lambda self: self._reset_first("terminations").terminations)
+    truncations = property(lambda self: self._reset_first("truncations").truncations)
+    infos = property(lambda self: self._reset_first("infos").infos)
+    _cumulative_rewards = property(lambda self: self._raw._cumulative_rewards)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self._raw.observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        raw = self._reset_first("agent_selection")
+        agent = raw.agent_selection
+        observation = raw.observe(agent) if observe else None
+        return observation, raw._cumulative_rewards[agent], raw.terminations[agent], raw.truncations[agent], raw.infos[agent]
+
+    def step(self, action: int | None) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        raw = self._raw
+        self._has_updated = True
+        if not raw.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = raw.agent_selection
+        dead = raw.terminations[agent] or raw.truncations[agent]
+        fits = type(action) is int and 0 <= action < len(raw.actions)  # noqa: E721 - the common case, without gymnasium
+        assert (action is None and dead) or fits or raw.action_spaces[agent].contains(action), "action is not in action space"
+        if not dead and int(action) not in raw._legal:  # type: ignore[arg-type]
+            self._end_illegally(raw, agent)
+        else:
+            raw.step(action)
+
+    def _end_illegally(self, raw: raw_env, agent: str) -> None:
+        """As TerminateIllegalWrapper: every agent terminated and truncated, ``illegal_reward`` to ``agent``."""
+        EnvLogger.warn_on_illegal_move()
+        raw._cumulative_rewards[agent] = 0
+        raw.terminations = dict.fromkeys(raw.agents, True)
+        raw.truncations = dict.fromkeys(raw.agents, True)
+        raw.rewards = dict.fromkeys(raw.truncations, 0)
+        raw.rewards[agent] = self._illegal_value
+        raw._accumulate_rewards()
+        raw._deads_step_first()
+
+    def __str__(self) -> str:
+        return str(self._raw)
 
 
 class Actions:
@@ -163,7 +233,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.table: Table | None = None
         self._legal: dict[int, Move | None] = {}  # the current agent's legal actions: their moves (None: wait)
         self._mask = np.zeros(len(self.actions), dtype=np.int8)  # the same as a mask
-        self._action_of: dict[Move, int] = {}  # each move's action, as worked out once
+        self._action_of: dict[int, tuple[Move, int]] = {}  # each move's action, as worked out once, by the move's id
+        self._wait = self.actions.index[("wait",)]
+        self._zeros = array("f", bytes(4 * self.encoding.size))  # the observation's float32 zeros, copied at each step
 
     # -- PettingZoo's API
 
@@ -187,7 +259,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.steps = 0
         self._rounds = 0
-        self._select()
+        self._paid = False  # whether ``rewards`` holds anything but zeros
+        self._select(self.table.decision())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table = self._table()
@@ -202,35 +275,48 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
             self._was_dead_step(action)
             return
         table = self._table()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < len(self.actions):
-            raise ValueError(f"{agent}: an action is a whole number from 0 to {len(self.actions) - 1}, not {action!r}")
-        if int(action) not in self._legal:
-            shown = self.actions.describe(int(action), self.possible_agents)
+        if type(action) is not int:  # noqa: E721 - an int is the common case, checked without isinstance
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise ValueError(f"{agent}: an action is a whole number from 0 to {len(self.actions) - 1}, not {action!r}")
+            action = int(action)
+        if action not in self._legal:
+            if not 0 <= action < len(self.actions):
+                raise ValueError(f"{agent}: an action is a whole number from 0 to {len(self.actions) - 1}, not {action!r}")
+            shown = self.actions.describe(action, self.possible_agents)
             raise ValueError(f"{agent}: action {action} ({shown}) is not legal now; legal: {sorted(self._legal)}")
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._paid:  # rewards are paid only as rounds end: most steps have none to clear or add up
+            self._clear_rewards()
+            self._paid = False
         self.steps += 1
-        move = self._legal[int(action)]
+        move = self._legal[action]
         if move is None:
             table.wait()
         else:
             table.play(move)
         decision = table.decision()  # the table moves on: claims, the next round's deal
-        for result in table.winners[self._rounds :]:
-            self._rounds += 1
-            if result is not None:
-                loss = -1.0 / (len(self.agents) - 1)
-                for other in self.agents:
-                    self.rewards[other] += 1.0 if other == result else loss
+        if len(table.winners) > self._rounds:
+            self._score_rounds(table.winners[self._rounds :])
         if decision is None:
             self.terminations = dict.fromkeys(self.agents, True)
             self.infos = {other: {"log": table.game.log(), "winner": table.game.winner} for other in self.agents}
         elif self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
-        self._select()
+        if self._paid:
+            self._accumulate_rewards()
+        self._select(decision)
         if self.render_mode == "human":
             self.render()
+
+    def _score_rounds(self, winners: list[str | None]) -> None:
+        """The rounds just ended: +1 to each winner, -1/(n-1) to every other agent."""
+        loss = -1.0 / (len(self.agents) - 1)
+        for winner in winners:
+            self._rounds += 1
+            if winner is not None:
+                self._paid = True
+                for other in self.agents:
+                    self.rewards[other] += 1.0 if other == winner else loss
 
     def render(self) -> str | None:
         """``ansi``: the table as text, from the acting agent's seat (what that seat sees); ``human`` prints it."""
@@ -262,31 +348,35 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name f
 
     def _encode(self, game: Game, player: str, decision: Decision | None) -> np.ndarray:
         """``player``'s observation: the seat's view and who the table asks (``Game.encode``)."""
+        buffer = self._zeros[:]  # a copy of float32 zeros, filled, then read by numpy in place
         if decision is None:
-            return np.array(game.encode(player, self.encoding), dtype=np.float32)
-        return np.array(game.encode(player, self.encoding, decision.player, decision.optional), dtype=np.float32)
+            game.encode(player, self.encoding, None, False, buffer)
+        else:
+            game.encode(player, self.encoding, decision.player, decision.optional, buffer)
+        return np.frombuffer(buffer, dtype=np.float32)
 
     def _table(self) -> Table:
         if self.table is None:
             raise RuntimeError("reset() the environment before using it")
         return self.table
 
-    def _select(self) -> None:
+    def _select(self, decision: Decision | None) -> None:
         """Point ``agent_selection`` at the agent the table asks, and work out its legal actions and their mask."""
-        decision = self._table().decision()
-        self._legal = {}
-        self._mask = np.zeros(len(self.actions), dtype=np.int8)
-        if decision is None:
-            return
-        action_of = self._action_of
-        if len(action_of) > 10_000:  # bounded: a move's action never changes, but the moves seen add up
-            action_of.clear()
-        for move in decision.moves:
-            action = action_of.get(move)
-            if action is None:
-                action = action_of[move] = self.actions.index[self.actions.key(move, self._seats)]
-            self._legal[action] = move
-        if decision.optional:
-            self._legal[self.actions.index[("wait",)]] = None
-        self._mask[list(self._legal)] = 1
-        self.agent_selection = decision.player
+        legal: dict[int, Move | None] = {}
+        self._legal = legal
+        mask = bytearray(len(self.actions))
+        if decision is not None:
+            action_of = self._action_of
+            if len(action_of) > 10_000:  # bounded: a move's action never changes, but the moves seen add up
+                action_of.clear()
+            for move in decision.moves:
+                known = action_of.get(id(move))  # by identity (a move is listed as the same object); a key from a copy is checked
+                if known is None or known[0] is not move:
+                    known = action_of[id(move)] = (move, self.actions.index[self.actions.key(move, self._seats)])
+                legal[known[1]] = move
+                mask[known[1]] = 1
+            if decision.optional:
+                legal[self._wait] = None
+                mask[self._wait] = 1
+            self.agent_selection = decision.player
+        self._mask = np.frombuffer(mask, dtype=np.int8)

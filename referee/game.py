@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import io
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from referee import events as ev
 from referee.cards import Card, Face
@@ -40,6 +40,7 @@ from referee.spec_extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
 
 MODES = ("full", "observed")
+_Buffer = TypeVar("_Buffer", bound=MutableSequence[float])  # what Game.encode fills
 
 
 class HeldCard(str):
@@ -613,12 +614,25 @@ class Game:
             raise UsageError("a public round's hands are hidden: there is no seat's view of it")
         return state.seat[player]
 
-    def encode(self, player: str, encoding: Encoding, asked: str | None = None, optional: bool = False) -> list[float]:
+    @overload
+    def encode(
+        self, player: str, encoding: Encoding, asked: str | None = None, optional: bool = False, out: None = None
+    ) -> list[float]: ...
+    @overload
+    def encode(self, player: str, encoding: Encoding, asked: str | None, optional: bool, out: _Buffer) -> _Buffer: ...
+    def encode(
+        self, player: str, encoding: Encoding, asked: str | None = None, optional: bool = False, out: MutableSequence[float] | None = None
+    ) -> MutableSequence[float]:
         """``player``'s view as ``encoding``'s vector (``referee.seat.Encoding``): what ``view`` holds, as numbers, at a
         fraction of its cost (an environment observes at every step), with who is ``asked`` to act and whether it is
-        ``optional`` (a chance out of turn). The same errors as ``view``."""
+        ``optional`` (a chance out of turn). A new list, or ``out`` filled (``encoding.size`` zeros, for instance an
+        ``array('f')`` that numpy reads in place) and returned. The same errors as ``view``."""
         state = self._engine.state
-        return encoding.vector(state, self._seat_seeing(player), state.seat[asked] if asked is not None else -1, optional)
+        seat, asked_seat = self._seat_seeing(player), state.seat[asked] if asked is not None else -1
+        if out is None:
+            return encoding.vector(state, seat, asked_seat, optional)
+        encoding.fill(out, state, seat, asked_seat, optional)
+        return out
 
     @property
     def round_winner(self) -> str | None:

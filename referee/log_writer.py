@@ -5,61 +5,52 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from referee import events as ev
 from referee.errors import InputError, Position, escape
 from referee.inputs import check_output_path
 
 
+def _cards(cards: tuple[str, ...]) -> str:
+    return "".join(" " + card for card in cards)
+
+
+# Each event's line, by the event's type: one lookup, not a test per kind (a game's log is written whole at its end).
+_FORMATS: dict[type, Callable[[Any], str]] = {
+    ev.Players: lambda event: "players " + " ".join(event.names),
+    ev.SpecName: lambda event: f"spec {event.name}",
+    ev.Deck: lambda event: "deck " + " ".join(event.cards),
+    ev.Target: lambda event: f"target {event.points}",
+    ev.Round: lambda event: f"round {event.number}",
+    ev.Dealer: lambda event: f"dealer {event.player}",
+    ev.Shuffle: lambda event: "shuffle " + " ".join(event.cards),
+    ev.Hand: lambda event: f"hand {event.player} " + " ".join(event.cards),
+    ev.Public: lambda event: "public",
+    ev.DrawCount: lambda event: f"{event.player} draws {event.count}",
+    ev.Shows: lambda event: f"shows {event.player}" + _cards(event.faces),
+    ev.Start: lambda event: f"start {event.card}",
+    ev.Play: lambda event: f"{event.player} plays {event.card}" + (f" {event.colour}" if event.colour else ""),
+    ev.Draw: lambda event: f"{event.player} draws" + _cards(event.cards),
+    ev.Pass: lambda event: f"{event.player} passes",
+    ev.Choose: lambda event: f"{event.player} chooses {event.colour}",
+    ev.Call: lambda event: f"{event.player} calls uno",
+    ev.Catch: lambda event: f"{event.player} catches {event.target}",
+    ev.Challenge: lambda event: f"{event.player} challenges {event.target}",
+    ev.Swap: lambda event: f"{event.player} swaps {event.target}",
+    ev.Reshuffle: lambda event: "reshuffle" + _cards(event.cards),
+    ev.Score: lambda event: f"{event.player} scores {event.points}",
+}
+
+
 def format_event(event: ev.Event) -> str:
     """One log line (without its newline)."""
-    match event:
-        case ev.Players(names=names):
-            return "players " + " ".join(names)
-        case ev.SpecName(name=name):
-            return f"spec {name}"
-        case ev.Deck(cards=cards):
-            return "deck " + " ".join(cards)
-        case ev.Target(points=points):
-            return f"target {points}"
-        case ev.Round(number=number):
-            return f"round {number}"
-        case ev.Dealer(player=player):
-            return f"dealer {player}"
-        case ev.Shuffle(cards=cards):
-            return "shuffle " + " ".join(cards)
-        case ev.Hand(player=player, cards=cards):
-            return f"hand {player} " + " ".join(cards)
-        case ev.Public():
-            return "public"
-        case ev.DrawCount(player=player, count=count):
-            return f"{player} draws {count}"
-        case ev.Shows(player=player, faces=faces):
-            return f"shows {player}" + "".join(f" {face}" for face in faces)
-        case ev.Start(card=card):
-            return f"start {card}"
-        case ev.Play(player=player, card=card, colour=colour):
-            return f"{player} plays {card}" + (f" {colour}" if colour else "")
-        case ev.Draw(player=player, cards=cards):
-            return f"{player} draws" + "".join(f" {card}" for card in cards)
-        case ev.Pass(player=player):
-            return f"{player} passes"
-        case ev.Choose(player=player, colour=colour):
-            return f"{player} chooses {colour}"
-        case ev.Call(player=player):
-            return f"{player} calls uno"
-        case ev.Catch(player=player, target=target):
-            return f"{player} catches {target}"
-        case ev.Challenge(player=player, target=target):
-            return f"{player} challenges {target}"
-        case ev.Swap(player=player, target=target):
-            return f"{player} swaps {target}"
-        case ev.Reshuffle(cards=cards):
-            return "reshuffle" + "".join(f" {card}" for card in cards)
-        case ev.Score(player=player, points=points):
-            return f"{player} scores {points}"
-    raise TypeError(f"not an event: {event!r}")
+    form = _FORMATS.get(type(event))
+    if form is None:
+        raise TypeError(f"not an event: {event!r}")
+    return form(event)
 
 
 def _new_file_mode() -> int:

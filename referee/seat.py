@@ -12,7 +12,7 @@ side of every other player's cards and of the draw pile's top card).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -311,6 +311,9 @@ class Encoding:
         self._backs = [{token: at.get("backs", 0) + (seat - 1) * f + number for token, number in self.faces.items()} for seat in range(n)]
         self._pile_back = {token: at.get("draw_pile_back", 0) + number for token, number in self.faces.items()}
         self._at = at
+        self._to_act, self._optional, self._direction = at["to_act"], at["optional"], at["direction"]
+        self._hand_sizes, self._scores, self._draw_pile = at["hand_sizes"], at["scores"], at["draw_pile"]
+        self._owes, self._uno = at["owes"], at["uno"]
 
     def __reduce__(self) -> tuple[type[Encoding], tuple[Rules, int]]:
         return (Encoding, (self.rules, self.players))
@@ -318,40 +321,60 @@ class Encoding:
     def vector(self, state: GameState, seat: int, asked: int = -1, optional: bool = False) -> list[float]:
         """The vector of ``seat``'s view; ``asked`` is the seat the host asks (-1: nobody), ``optional`` whether
         that seat may let the chance go by (the host's question, not the state's)."""
-        at = self._at
         vector = [0.0] * self.size
+        self.fill(vector, state, seat, asked, optional)
+        return vector
+
+    def fill(self, vector: MutableSequence[float], state: GameState, seat: int, asked: int = -1, optional: bool = False) -> None:
+        """``vector`` but written into ``vector``, a sequence of ``size`` zeros: an environment's float32 buffer,
+        which numpy then reads without a copy (cheaper than a list turned into an array)."""
+        at = self._at
         n = len(state.players)
         if asked >= 0:
-            vector[at["to_act"] + (asked - seat) % n] = 1.0
-            vector[at["optional"]] = 1.0 if optional and asked == seat else 0.0
+            vector[self._to_act + (asked - seat) % n] = 1.0
+            if optional and asked == seat:
+                vector[self._optional] = 1.0
+        hand = self._hand
         for card, count in state.hands[seat].items():
-            vector[self._hand[card.token]] += count
-        discard = self._discard
-        for card in state.discard_pile:
-            vector[discard[card.token]] += 1
+            vector[hand[card.token]] += count
+        self._count_discards(vector, state)
         top = state.top_face()
         if top is not None:
             vector[self._top[top.token]] = 1.0
         if state.colour is not None:
             vector[self._colour[state.colour]] = 1.0
-        vector[at["direction"]] = 1.0 if state.direction == 1 else 0.0
+        if state.direction == 1:
+            vector[self._direction] = 1.0
         totals, sizes = state.totals, state.hand_sizes
+        first_size, first_score = self._hand_sizes, self._scores
         for relative in range(n):
             other = (seat + relative) % n
-            vector[at["hand_sizes"] + relative] = sizes[other]
-            vector[at["scores"] + relative] = min(totals[other], HIGH) if other < len(totals) else 0.0
-        vector[at["draw_pile"]] = state.draw_pile_size()
+            vector[first_size + relative] = float(sizes[other])
+            if other < len(totals):
+                vector[first_score + relative] = float(min(totals[other], HIGH))
+        vector[self._draw_pile] = float(state.draw_pile_size())
         if state.phase is PLAYING:
             for penalty in state.penalties:
                 owed = penalty.count + penalty.extra if penalty.until_colour is None else 1
-                vector[at["owes"] + (penalty.player - seat) % n] += owed
+                vector[self._owes + (penalty.player - seat) % n] += owed
             if state.uno_player is not None and not state.uno_called and not state.uno_caught:
-                vector[at["uno"] + (state.uno_player - seat) % n] = 1.0
+                vector[self._uno + (state.uno_player - seat) % n] = 1.0
         if "backs" in at:
             self._two_sides(vector, state, seat)
-        return vector
 
-    def _two_sides(self, vector: list[float], state: GameState, seat: int) -> None:
+    def _count_discards(self, vector: MutableSequence[float], state: GameState) -> None:
+        """How many of each physical card lie in the discard pile: counted in a list by card type (cheaper than a
+        write per card), then written once per type present."""
+        types = self.types
+        counts = [0] * len(types)
+        for card in state.discard_pile:
+            counts[types[card.token]] += 1
+        first = self._at["discard_pile"]
+        for number, count in enumerate(counts):
+            if count:
+                vector[first + number] = float(count)
+
+    def _two_sides(self, vector: MutableSequence[float], state: GameState, seat: int) -> None:
         """The side in play, each other hand's backs and the draw pile's back (a game of two sides)."""
         vector[self._at["side"]] = float(state.side != 0)
         back, n = 1 - state.side, len(state.players)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -303,8 +304,12 @@ def test_the_fast_encoding_is_the_view_encoded_on_every_spec(spec: str) -> None:
             break
         assert environment.table is not None
         after += bool(environment.table.ended)
+        decision = environment.table.decision()
+        assert decision is not None
         for agent in environment.possible_agents:
             assert np.array_equal(environment.observe(agent)["observation"], _from_the_view(environment, agent)), (spec, agent)
+            listed = environment.game.encode(agent, environment.encoding, decision.player, decision.optional)  # a list
+            assert isinstance(listed, list) and listed == list(environment.observe(agent)["observation"])
         observation = environment.observe(environment.agent_selection)
         environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
 
@@ -346,3 +351,60 @@ def test_the_hosting_records_pickle_on_either_build() -> None:
     assert again.parts == encoding.parts and again.high == encoding.high
     copy = pickle.loads(pickle.dumps(table))
     assert copy.decision() == table.decision() and copy.ended == table.ended and copy.moves == table.moves
+
+
+def _pettingzoo_wrapped(spec: str, players: int) -> object:
+    from pettingzoo.utils import wrappers
+
+    inner = wrappers.TerminateIllegalWrapper(raw_env(spec=spec, players=players), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(inner))
+
+
+def _outcome(call: Any, *arguments: object) -> object:
+    """What a call gives, or the kind of error it raises (the two wrappings must agree on both)."""
+    try:
+        return ("value", call(*arguments))
+    except (AssertionError, AttributeError, ValueError) as error:
+        return ("raises", type(error).__name__)
+
+
+@pytest.mark.parametrize("spec", ["uno", "uno-flip", "uno-seven-zero"])
+def test_env_behaves_as_pettingzoo_s_three_wrappers(spec: str) -> None:
+    """Issue 28, point 7: ``env()`` is one wrapper (``Enforced``) for speed, and must be PettingZoo's
+    OrderEnforcing(AssertOutOfBounds(TerminateIllegal(-1))) in behaviour: the same attributes before reset, the same
+    ``last()`` at every step, the same end after an illegal or out-of-range action, the same dead steps after."""
+    from referee.env import Enforced
+
+    ours, theirs = env(spec=spec, players=3), _pettingzoo_wrapped(spec, 3)
+    assert isinstance(ours, Enforced) and str(ours) == str(theirs)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents"):
+        assert _outcome(getattr, ours, name) == _outcome(getattr, theirs, name) == ("raises", "AttributeError")
+    rng = random.Random(spec)
+    for game in range(12):
+        ours.reset(seed=game)
+        theirs.reset(seed=game)  # type: ignore[attr-defined]
+        ending = rng.choice(["illegal", "out of range", "none", "numpy", "play on"])
+        for step, agent in enumerate(ours.agent_iter(400)):
+            assert agent == theirs.agent_selection  # type: ignore[attr-defined]
+            mine, other = ours.last(), theirs.last()  # type: ignore[attr-defined]
+            assert np.array_equal(mine[0]["observation"], other[0]["observation"])
+            assert np.array_equal(mine[0]["action_mask"], other[0]["action_mask"]) and mine[1:] == other[1:]
+            mask = mine[0]["action_mask"]
+            action: object = int(rng.choice(np.flatnonzero(mask))) if not (mine[2] or mine[3]) else None
+            if step == 30 and action is not None:  # the game ends here, one way or another
+                action = {
+                    "illegal": int(np.flatnonzero(mask == 0)[0]),
+                    "out of range": len(mask) + 3,
+                    "none": None,
+                    "numpy": np.int64(action),  # type: ignore[call-overload]
+                    "play on": action,
+                }[ending]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # PettingZoo warns of an illegal action: both must, neither fails
+                assert _outcome(ours.step, action) == _outcome(theirs.step, action)  # type: ignore[attr-defined]
+            assert ours.agents == theirs.agents and ours.rewards == theirs.rewards  # type: ignore[attr-defined]
+            assert ours.terminations == theirs.terminations and ours.truncations == theirs.truncations  # type: ignore[attr-defined]
+            assert ours._cumulative_rewards == theirs._cumulative_rewards  # type: ignore[attr-defined]
+            if step == 30 and ending in ("out of range", "none"):
+                break  # an assertion failed in both: the game stands where it was
+        assert _outcome(ours.step, 0) == _outcome(theirs.step, 0)  # type: ignore[attr-defined]
