@@ -3,7 +3,7 @@
 ``pip install .`` compiles the modules in ``COMPILED`` (the log reader, the
 engine and its effects, the replay loop, the event records, cards and the
 compiled rules' tables; and for hosting, the moves, a seat's view and its
-encoding, and the table) into C extensions, which make ``check`` about 1.5x
+encoding, the table, and the log writer that writes a game's log at its end) into C extensions, which make ``check`` about 1.5x
 faster and an environment's step about 1.5x. The ``.py`` files ship too, and they
 are what runs when:
 
@@ -44,6 +44,7 @@ COMPILED = [
     "referee/moves.py",
     "referee/seat.py",
     "referee/table.py",
+    "referee/log_writer.py",
 ]
 
 

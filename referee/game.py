@@ -398,6 +398,11 @@ class Game:
 
         ``move`` is a ``Move`` or a line of log text; anything else is a ``TypeError``.
         """
+        if self._undo_limit == 0 and isinstance(move, Move) and self._was_listed(move):  # a host's step: no state copy
+            before = len(self._events)
+            self._apply_listed(move)
+            self._undo.append((before, None, move))
+            return
         move = _move(move, self)
         diagnostic = self._step([move.event], move)
         if diagnostic is not None:
@@ -685,7 +690,7 @@ class Game:
             return "".join(format_event(event) + "\n" for event in public_record(self._events, self.rules))
         if mode != "as-played":
             raise UsageError(f"a log is written as-played or public, not '{mode}'")
-        return "".join(format_event(event) + "\n" for event in self._events)
+        return "\n".join(map(format_event, self._events)) + "\n" if self._events else ""
 
     def verdict(self) -> Report:
         """The game so far, checked as ``referee check`` checks its log."""

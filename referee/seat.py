@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee import events as ev
+from referee.cards import Card
 from referee.compiler import Rules
 from referee.log_writer import format_event
 from referee.projection import public_event, shows, start_cards
@@ -314,6 +315,7 @@ class Encoding:
         self._to_act, self._optional, self._direction = at["to_act"], at["optional"], at["direction"]
         self._hand_sizes, self._scores, self._draw_pile = at["hand_sizes"], at["scores"], at["draw_pile"]
         self._owes, self._uno = at["owes"], at["uno"]
+        self._discards_seen: tuple[list[Card], list[int]] = ([], [0] * len(tokens))  # the pile last counted, its counts
 
     def __reduce__(self) -> tuple[type[Encoding], tuple[Rules, int]]:
         return (Encoding, (self.rules, self.players))
@@ -363,12 +365,20 @@ class Encoding:
             self._two_sides(vector, state, seat)
 
     def _count_discards(self, vector: MutableSequence[float], state: GameState) -> None:
-        """How many of each physical card lie in the discard pile: counted in a list by card type (cheaper than a
-        write per card), then written once per type present."""
+        """How many of each physical card lie in the discard pile, by card type. The pile mostly grows at its end
+        between two observations, so the counts of the pile last seen are kept and only the cards added since are
+        counted; the kept pile is compared first (in C, element by element: equal cards count alike), and any
+        other change counts the pile anew."""
+        pile = state.discard_pile
+        seen, counts = self._discards_seen  # read once: an encoding shared between threads stays right
+        if len(pile) < len(seen) or pile[: len(seen)] != seen:
+            seen, counts = [], [0] * len(self.types)
+        else:
+            counts = list(counts)
         types = self.types
-        counts = [0] * len(types)
-        for card in state.discard_pile:
+        for card in pile[len(seen) :]:
             counts[types[card.token]] += 1
+        self._discards_seen = (list(pile), counts)
         first = self._at["discard_pile"]
         for number, count in enumerate(counts):
             if count:

@@ -28,6 +28,7 @@ COMPILED = (
     "referee.replay",
     "referee.moves",
     "referee.seat",
+    "referee.log_writer",
     "referee.table",
 )
 PICKLED = (

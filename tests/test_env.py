@@ -408,3 +408,28 @@ def test_env_behaves_as_pettingzoo_s_three_wrappers(spec: str) -> None:
             if step == 30 and ending in ("out of range", "none"):
                 break  # an assertion failed in both: the game stands where it was
         assert _outcome(ours.step, 0) == _outcome(theirs.step, 0)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("spec", ["uno", "uno-flip"])
+def test_the_kept_discard_counts_follow_pushes_pops_flips_and_reshuffles(spec: str) -> None:
+    """Issue 28, point 7: an encoding keeps the discard pile's counts between observations and counts only what was
+    added; after any other change (a pop, a reshuffle, a flip that turns the pile over) it must count anew. One
+    encoding, used throughout a random walk of pushes and pops, agrees with a fresh one at every position."""
+    from referee.seat import Encoding
+
+    rng = random.Random(spec)
+    game = referee.Game.new(spec, ["Ann", "Bob", "Cy"], seed=5)
+    rules = game.rules
+    kept = Encoding(rules, 3)
+    for _ in range(1500):
+        moves = game.legal_moves()
+        if game.is_game_over():
+            break
+        if not moves or (rng.random() < 0.2 and game.move_stack):
+            game.pop()
+        else:
+            game.push(moves[rng.randrange(len(moves))])
+        if game.is_round_over() or game.turn is None:
+            continue
+        for seat, player in enumerate(game.players):
+            assert game.encode(player, kept) == game.encode(player, Encoding(rules, 3)), (seat, len(game.move_stack))
