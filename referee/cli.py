@@ -1060,12 +1060,13 @@ def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_
 
 
 @main.command()
+@click.argument("spec_files", nargs=-1, metavar="[SPEC]...")
 @click.option(
     "--spec",
     "spec_paths",
     multiple=True,
     metavar="NAME|FILE",
-    help="A spec (shipped name or file); repeat for several. Default: every shipped spec.",
+    help="A spec (shipped name or file); repeat for several, or name them as arguments. Default: every shipped spec.",
 )
 @click.option(
     "--no-cache",
@@ -1104,6 +1105,7 @@ def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_
     help="Solver time limit per query, in milliseconds.",
 )
 def prove(
+    spec_files: tuple[str, ...],
     spec_paths: tuple[str, ...],
     invariant_id: str | None,
     players: int | None,
@@ -1124,11 +1126,16 @@ def prove(
     is reported as unknown, never as proved.
 
     \b
+    Specs are named as arguments or with --spec (the same: a shipped name or
+    a file), so that a pre-commit hook can pass the spec files changed.
+
+    \b
     Exit status: 0 all proved, 1 something refuted, 2 bad input, 3 inconclusive.
 
     \b
     Examples:
       referee prove                                   # every shipped spec
+      referee prove rules/house.yaml rules/party.yaml # these spec files
       referee prove --spec house-stacking --invariant cards.conservation
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
       referee prove --spec my-house-rules.yaml --declare   # the claims to restate
@@ -1144,7 +1151,7 @@ def prove(
     if junit_path is not None:
         check_output_path(junit_path)
     invariants = load_invariants()
-    names = spec_paths or tuple(shipped_spec_names())
+    names = (*spec_paths, *spec_files) or tuple(shipped_spec_names())
     paths = []
     for name in names:
         if name == "":
