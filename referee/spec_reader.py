@@ -152,112 +152,29 @@ def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
 
 
 def build_spec(tree: Mapping, path: str) -> Spec:
-    """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem."""
+    """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem. The parts are
+    read in the order of the language's reference, so the problems are reported in that order."""
     reader = _Reader()
     reader.keys(tree, TOP_KEYS, {"format", "name", "sides", "kinds", "rules", "deck", "table", "matching"}, "the spec")
-    fmt = reader.text(tree.entries.get("format"), "format")
-    if fmt is not None and fmt != FORMAT:
-        reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
-    name = reader.name(tree.entries.get("name"), "name") or "?"
-    if "game" in tree.entries:
-        reader.name(tree.entries.get("game"), "game")
-    title = reader.text(tree.entries.get("title"), "title") or name
-
-    sources: dict[str, Source] = {}
-    source_node = reader.mapping(tree.entries.get("sources"), "sources", "{manual: {title: TITLE, publisher: PUBLISHER}}")
-    if source_node:
-        for key, node in source_node.entries.items():
-            entry = reader.mapping(node, f"source '{key}'", "{title: TITLE, publisher: PUBLISHER}")
-            if entry:
-                reader.keys(entry, SOURCE_KEYS, {"title", "publisher"}, f"source '{key}'")
-                sources[key] = Source(
-                    key,
-                    reader.text(entry.entries.get("title"), "title") or "",
-                    reader.text(entry.entries.get("publisher"), "publisher") or "",
-                )
-
+    name, title = _read_header(reader, tree)
+    sources = _read_sources(reader, tree.entries.get("sources"))
     side_names, colours = _read_sides(reader, tree.entries.get("sides"))
-    table = reader.mapping(tree.entries.get("table"), "table", "{min-players: 2, max-players: 10, hand-size: 7, start-side: light}")
-    min_players = max_players = hand_size = 0
-    start_side = 0
-    if table:
-        reader.keys(table, TABLE_KEYS, TABLE_KEYS, "table")
-        min_players = reader.number(table.entries.get("min-players"), "min-players", 2) or 2
-        max_players = reader.number(table.entries.get("max-players"), "max-players", 2) or 2
-        hand_size = reader.number(table.entries.get("hand-size"), "hand-size", 1) or 1
-        if min_players > max_players:
-            reader.error(table.position, "min-players is more than max-players")
-        side_name = reader.text(table.entries.get("start-side"), "start-side")
-        if side_name is not None and side_name not in side_names:
-            shown = " or ".join(side_names) if side_names else "a side of 'sides'"
-            reader.error(table.entries["start-side"].position, f"start-side must be {shown}, not '{side_name}'")
-        start_side = side_names.index(side_name) if side_name in side_names else 0
-
-    matching = Matching(True, True, True, True)
-    matching_node = reader.mapping(
-        tree.entries.get("matching"), "matching", "{same-colour: true, same-number: true, same-action-kind: true, wild-always: true}"
-    )
-    if matching_node:
-        reader.keys(matching_node, set(MATCHING_KEYS), set(MATCHING_KEYS), "matching")
-        values = [reader.flag(matching_node.entries.get(key), key) for key in MATCHING_KEYS]
-        matching = Matching(*(bool(value) for value in values))
-
+    min_players, max_players, hand_size, start_side = _read_table(reader, tree.entries.get("table"), side_names)
+    matching = _read_matching(reader, tree.entries.get("matching"))
     disputes = _read_disputes(reader, tree.entries.get("disputes"))
     kinds = _read_kinds(reader, tree.entries.get("kinds"), side_names)
     _deck_size(reader, tree.entries.get("kinds"), kinds, side_names, colours, path)
-    kind_names = {kind.name for kind in kinds}
     options, option_rules = _read_options(reader, tree.entries.get("options"), kinds)
     rules = _fill_summaries(reader, _read_rules(reader, tree.entries.get("rules"), sources), options)
-    rule_ids = {rule.id for rule in rules}
-    for kind in kinds:
-        for rule_id in (kind.rule, kind.start_rule):
-            if rule_id and rule_id not in rule_ids:
-                reader.error(
-                    Position(path),
-                    f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{did_you_mean(rule_id, rule_ids)}",
-                )
-    for outcome in (disputes.guilty, disputes.innocent):
-        if outcome.rule and outcome.rule not in rule_ids:
-            reader.error(Position(path), f"disputes cite rule '{outcome.rule}', which the spec does not define")
-    for option, rule_id in option_rules.items():
-        if rule_id not in rule_ids:
-            reader.error(Position(path), f"option '{option}' cites rule '{rule_id}', which the spec does not define")
-    for rule in rules:
-        for option in rule.options:
-            if option not in OPTIONS:
-                reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{did_you_mean(option, OPTIONS)}")
-    covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
-    effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
-    needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
-    needless |= {check for check, option in CHECKS_ONLY_UNDER.items() if not options.get(option)}
-    for check in sorted(CHECKS - set(covered) - needless):
-        reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
-    for check, count in sorted(covered.items()):
-        if count > 1:
-            reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
-    stacking = options.get("stacking", ())
-    named: set[str] = set()  # each unknown kind reported once, however often the table names it
-    for owed, allowed in stacking:  # type: ignore[attr-defined]
-        for kind_name in (owed, *allowed):
-            if kind_name not in kind_names and kind_name not in named:
-                named.add(kind_name)
-                reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{did_you_mean(kind_name, kind_names)}")
-        if owed in kind_names and not any(
-            effect.name.startswith("next-player-draws") for kind in kinds if kind.name == owed for effect in kind.effects
-        ):
-            reader.error(Position(path), f"option stacking: '{owed}' gives no penalty to stack on")
-
+    _check_citations(reader, path, kinds, disputes, option_rules, rules)
+    _check_coverage(reader, path, kinds, options, rules)
+    _check_stacking(reader, path, kinds, options)
     claims_node = tree.entries.get("claims")
     if claims_node is not None and not isinstance(claims_node, Sequence):
         reader.error(claims_node.position, "claims must be a list of claims (see docs/spec-language.md)")
         claims_node = None
-    deck_tokens: list[str] = []
     deck_node = tree.entries.get("deck")
-    for node in reader.sequence(deck_node, "deck"):
-        token = reader.text(node, "a deck card")
-        if token is not None:
-            deck_tokens.append(token)
-
+    deck_tokens = [token for node in reader.sequence(deck_node, "deck") if (token := reader.text(node, "a deck card")) is not None]
     if reader.problems:
         raise SpecError(reader.problems)
     spec = Spec(
@@ -281,6 +198,122 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         claims=claims_node,
         disputes=disputes,
     )
+    return _checked_deck(reader, spec, tree, deck_node, deck_tokens)
+
+
+def _read_header(reader: _Reader, tree: Mapping) -> tuple[str, str]:
+    """``format``, ``name``, ``game`` and ``title``: the spec's name and title."""
+    fmt = reader.text(tree.entries.get("format"), "format")
+    if fmt is not None and fmt != FORMAT:
+        reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
+    name = reader.name(tree.entries.get("name"), "name") or "?"
+    if "game" in tree.entries:
+        reader.name(tree.entries.get("game"), "game")
+    return name, reader.text(tree.entries.get("title"), "title") or name
+
+
+def _read_sources(reader: _Reader, node: Node | None) -> dict[str, Source]:
+    sources: dict[str, Source] = {}
+    source_node = reader.mapping(node, "sources", "{manual: {title: TITLE, publisher: PUBLISHER}}")
+    if source_node:
+        for key, entry_node in source_node.entries.items():
+            entry = reader.mapping(entry_node, f"source '{key}'", "{title: TITLE, publisher: PUBLISHER}")
+            if entry:
+                reader.keys(entry, SOURCE_KEYS, {"title", "publisher"}, f"source '{key}'")
+                sources[key] = Source(
+                    key,
+                    reader.text(entry.entries.get("title"), "title") or "",
+                    reader.text(entry.entries.get("publisher"), "publisher") or "",
+                )
+    return sources
+
+
+def _read_table(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, int, int, int]:
+    """``table``: the players (least and most), the hand size and the side a round starts on."""
+    table = reader.mapping(node, "table", "{min-players: 2, max-players: 10, hand-size: 7, start-side: light}")
+    min_players = max_players = hand_size = 0
+    start_side = 0
+    if table:
+        reader.keys(table, TABLE_KEYS, TABLE_KEYS, "table")
+        min_players = reader.number(table.entries.get("min-players"), "min-players", 2) or 2
+        max_players = reader.number(table.entries.get("max-players"), "max-players", 2) or 2
+        hand_size = reader.number(table.entries.get("hand-size"), "hand-size", 1) or 1
+        if min_players > max_players:
+            reader.error(table.position, "min-players is more than max-players")
+        side_name = reader.text(table.entries.get("start-side"), "start-side")
+        if side_name is not None and side_name not in side_names:
+            shown = " or ".join(side_names) if side_names else "a side of 'sides'"
+            reader.error(table.entries["start-side"].position, f"start-side must be {shown}, not '{side_name}'")
+        start_side = side_names.index(side_name) if side_name in side_names else 0
+    return min_players, max_players, hand_size, start_side
+
+
+def _read_matching(reader: _Reader, node: Node | None) -> Matching:
+    matching_node = reader.mapping(node, "matching", "{same-colour: true, same-number: true, same-action-kind: true, wild-always: true}")
+    if not matching_node:
+        return Matching(True, True, True, True)
+    reader.keys(matching_node, set(MATCHING_KEYS), set(MATCHING_KEYS), "matching")
+    values = [reader.flag(matching_node.entries.get(key), key) for key in MATCHING_KEYS]
+    return Matching(*(bool(value) for value in values))
+
+
+def _check_citations(
+    reader: _Reader, path: str, kinds: tuple[Kind, ...], disputes: Disputes, option_rules: dict[str, str], rules: tuple[Rule, ...]
+) -> None:
+    """Every rule a kind, a dispute or an option cites is defined; every option a rule names exists."""
+    rule_ids = {rule.id for rule in rules}
+    for kind in kinds:
+        for rule_id in (kind.rule, kind.start_rule):
+            if rule_id and rule_id not in rule_ids:
+                reader.error(
+                    Position(path),
+                    f"kind '{kind.name}' cites rule '{rule_id}', which the spec does not define{did_you_mean(rule_id, rule_ids)}",
+                )
+    for outcome in (disputes.guilty, disputes.innocent):
+        if outcome.rule and outcome.rule not in rule_ids:
+            reader.error(Position(path), f"disputes cite rule '{outcome.rule}', which the spec does not define")
+    for option, rule_id in option_rules.items():
+        if rule_id not in rule_ids:
+            reader.error(Position(path), f"option '{option}' cites rule '{rule_id}', which the spec does not define")
+    for rule in rules:
+        for option in rule.options:
+            if option not in OPTIONS:
+                reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{did_you_mean(option, OPTIONS)}")
+
+
+def _check_coverage(reader: _Reader, path: str, kinds: tuple[Kind, ...], options: dict[str, object], rules: tuple[Rule, ...]) -> None:
+    """Exactly one rule governs each check the spec's cards and options can give rise to."""
+    covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
+    effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
+    needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
+    needless |= {check for check, option in CHECKS_ONLY_UNDER.items() if not options.get(option)}
+    for check in sorted(CHECKS - set(covered) - needless):
+        reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
+    for check, count in sorted(covered.items()):
+        if count > 1:
+            reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
+
+
+def _check_stacking(reader: _Reader, path: str, kinds: tuple[Kind, ...], options: dict[str, object]) -> None:
+    """The stacking table names kinds of the spec, each of which gives a penalty to stack on."""
+    kind_names = {kind.name for kind in kinds}
+    stacking = options.get("stacking", ())
+    named: set[str] = set()  # each unknown kind reported once, however often the table names it
+    for owed, allowed in stacking:  # type: ignore[attr-defined]
+        for kind_name in (owed, *allowed):
+            if kind_name not in kind_names and kind_name not in named:
+                named.add(kind_name)
+                reader.error(Position(path), f"option stacking names unknown kind '{kind_name}'{did_you_mean(kind_name, kind_names)}")
+        if owed in kind_names and not any(
+            effect.name.startswith("next-player-draws") for kind in kinds if kind.name == owed for effect in kind.effects
+        ):
+            reader.error(Position(path), f"option stacking: '{owed}' gives no penalty to stack on")
+
+
+def _checked_deck(reader: _Reader, spec: Spec, tree: Mapping, deck_node: Node | None, deck_tokens: list[str]) -> Spec:
+    """The deck: physical cards of the spec's faces, the rulebook's composition unless ``deck-composition:
+    unchecked``, enough cards to deal, and points a log can state."""
+    path = spec.path
     catalogue = Catalogue(spec)
     problems: list[tuple[Position, str]] = []
     for node, token in zip(reader.sequence(deck_node, "deck"), deck_tokens, strict=False):
@@ -382,97 +415,122 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
     if not kinds_node:
         return ()
     kinds = []
-    allowed = KIND_KEYS
     for name, kind_node in kinds_node.entries.items():
         what = f"kind '{name}'"
         if not NAME_FORM.fullmatch(name):
             reader.error(kinds_node.keys[name], f"{what}: a kind is a lower-case name")
         entry = reader.mapping(kind_node, what, "{class: number, sides: [light, dark], copies: 2, points: 20, rule: RULE-ID, ...}")
-        if not entry:
-            continue
-        reader.keys(entry, allowed, {"class", "sides", "copies", "points", "rule", "start-rule", "at-start"}, what)
-        class_name = reader.text(entry.entries.get("class"), "class")
-        face_class = FaceClass.NUMBER
-        if class_name is not None:
-            try:
-                face_class = FaceClass(class_name)
-            except ValueError:
-                reader.error(entry.entries["class"].position, f"class must be number, action or wild, not '{class_name}'")
-        sides = []
-        for side_node in reader.sequence(entry.entries.get("sides"), "sides"):
-            side = reader.text(side_node, "a side")
-            if side not in side_names:
-                reader.error(side_node.position, f"a side is {' or '.join(side_names)}, not '{side}'")
-            else:
-                sides.append(side_names.index(side))
-        numbers: tuple[int, ...] = ()
-        numbers_node = reader.mapping(entry.entries.get("numbers"), "numbers", "{from: 1, to: 9}")
-        if numbers_node:
-            reader.keys(numbers_node, NUMBERS_KEYS, NUMBERS_KEYS, "numbers")
-            low = reader.number(numbers_node.entries.get("from"), "from")
-            high = reader.number(numbers_node.entries.get("to"), "to")
-            if low is not None and high is not None and high - low + 1 > MAX_DECK_CARDS:  # counted, never expanded
-                reader.error(
-                    numbers_node.position, f"{what}: numbers from {low} to {high} are more faces than a deck may hold ({MAX_DECK_CARDS:,})"
-                )
-                numbers = (low,)  # a stand-in, so that no second error follows from this one (the spec is refused)
-            elif low is not None and high is not None:
-                numbers = tuple(range(low, high + 1))
-        if (face_class is FaceClass.NUMBER) != bool(numbers):
-            reader.error(entry.position, f"{what}: 'numbers' is required for a number kind and only there")
-        copies, number_copies = _read_copies(reader, entry.entries.get("copies"), numbers, what)
-        points_node = entry.entries.get("points")
-        points: int | None = None
-        if isinstance(points_node, Scalar) and points_node.value == "face-value":
-            if face_class is not FaceClass.NUMBER:
-                reader.error(points_node.position, "points: face-value is only for number kinds")
-        else:
-            points = _signed(reader, points_node, "points")
-        effects = []
-        for effect_node in reader.sequence(entry.entries.get("effects"), "effects"):
-            effect = _read_effect(reader, effect_node)
-            if effect:
-                effects.append(effect)
-        names = [effect.name for effect in effects]
-        if "challengeable" in names and not any(n in ("next-player-draws", "next-player-draws-until-colour") for n in names):
-            reader.error(entry.position, f"{what}: only a card with a draw penalty can be challengeable")
-        if ("choose-colour" in names) != (face_class is FaceClass.WILD):
-            reader.error(entry.position, f"{what}: a wild kind has choose-colour, and only a wild kind")
-        if "next-player-draws-until-colour" in names and "choose-colour" not in names:
-            reader.error(entry.position, f"{what}: next-player-draws-until-colour needs choose-colour")
-        _conflicting_effects(reader, entry, what, names)
-        if len(side_names) < 2 and "flip" in names:
-            reader.error(entry.keys.get("effects", entry.position), f"{what}: a flip needs a second side to turn to")
-        at_start = []
-        for start_node in reader.sequence(entry.entries.get("at-start"), "at-start"):
-            action = reader.text(start_node, "a start action")
-            if action not in START_ACTIONS:
-                reader.error(start_node.position, f"unknown start action '{action}'{did_you_mean(action or '', START_ACTIONS)}")
-            elif action in at_start:
-                reader.error(start_node.position, f"{what}: start action '{action}' is listed twice")
-            else:
-                at_start.append(action)
-        _conflicting_start(reader, entry, what, names, at_start)
-        if len(side_names) < 2 and "flip" in at_start:
-            reader.error(entry.keys.get("at-start", entry.position), f"{what}: a flip needs a second side to turn to")
-        spellings = tuple(reader.name(n, "a spelling") or "" for n in reader.sequence(entry.entries.get("spellings"), "spellings"))
-        kinds.append(
-            Kind(
-                name=name,
-                face_class=face_class,
-                sides=tuple(sides),
-                copies=copies,
-                number_copies=number_copies,
-                numbers=numbers,
-                points=points,
-                effects=tuple(effects),
-                at_start=tuple(at_start),
-                rule=reader.text(entry.entries.get("rule"), "rule") or "",
-                start_rule=reader.text(entry.entries.get("start-rule"), "start-rule") or "",
-                spellings=spellings,
-            )
-        )
+        if entry:
+            kinds.append(_read_kind(reader, name, entry, side_names))
     return tuple(kinds)
+
+
+def _read_kind(reader: _Reader, name: str, entry: Mapping, side_names: tuple[str, ...]) -> Kind:
+    """One kind of face: its class, sides, numbers, copies, points, effects and what it does turned up at the start."""
+    what = f"kind '{name}'"
+    reader.keys(entry, KIND_KEYS, {"class", "sides", "copies", "points", "rule", "start-rule", "at-start"}, what)
+    face_class = _read_class(reader, entry.entries.get("class"))
+    sides = _read_kind_sides(reader, entry.entries.get("sides"), side_names)
+    numbers = _read_numbers(reader, entry.entries.get("numbers"), what)
+    if (face_class is FaceClass.NUMBER) != bool(numbers):
+        reader.error(entry.position, f"{what}: 'numbers' is required for a number kind and only there")
+    copies, number_copies = _read_copies(reader, entry.entries.get("copies"), numbers, what)
+    points_node = entry.entries.get("points")
+    points: int | None = None
+    if isinstance(points_node, Scalar) and points_node.value == "face-value":
+        if face_class is not FaceClass.NUMBER:
+            reader.error(points_node.position, "points: face-value is only for number kinds")
+    else:
+        points = _signed(reader, points_node, "points")
+    effects = [effect for node in reader.sequence(entry.entries.get("effects"), "effects") if (effect := _read_effect(reader, node))]
+    names = [effect.name for effect in effects]
+    _check_effects(reader, entry, what, names, face_class, side_names)
+    at_start = _read_at_start(reader, entry.entries.get("at-start"), what)
+    _conflicting_start(reader, entry, what, names, at_start)
+    if len(side_names) < 2 and "flip" in at_start:
+        reader.error(entry.keys.get("at-start", entry.position), f"{what}: a flip needs a second side to turn to")
+    spellings = tuple(reader.name(n, "a spelling") or "" for n in reader.sequence(entry.entries.get("spellings"), "spellings"))
+    return Kind(
+        name=name,
+        face_class=face_class,
+        sides=sides,
+        copies=copies,
+        number_copies=number_copies,
+        numbers=numbers,
+        points=points,
+        effects=tuple(effects),
+        at_start=tuple(at_start),
+        rule=reader.text(entry.entries.get("rule"), "rule") or "",
+        start_rule=reader.text(entry.entries.get("start-rule"), "start-rule") or "",
+        spellings=spellings,
+    )
+
+
+def _read_class(reader: _Reader, node: Node | None) -> FaceClass:
+    class_name = reader.text(node, "class")
+    if class_name is not None:
+        try:
+            return FaceClass(class_name)
+        except ValueError:
+            reader.error(node.position, f"class must be number, action or wild, not '{class_name}'")  # type: ignore[union-attr]
+    return FaceClass.NUMBER
+
+
+def _read_kind_sides(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, ...]:
+    sides = []
+    for side_node in reader.sequence(node, "sides"):
+        side = reader.text(side_node, "a side")
+        if side not in side_names:
+            reader.error(side_node.position, f"a side is {' or '.join(side_names)}, not '{side}'")
+        else:
+            sides.append(side_names.index(side))
+    return tuple(sides)
+
+
+def _read_numbers(reader: _Reader, node: Node | None, what: str) -> tuple[int, ...]:
+    """``numbers: {from: 1, to: 9}``: counted, never expanded beyond what a deck may hold."""
+    numbers_node = reader.mapping(node, "numbers", "{from: 1, to: 9}")
+    if not numbers_node:
+        return ()
+    reader.keys(numbers_node, NUMBERS_KEYS, NUMBERS_KEYS, "numbers")
+    low = reader.number(numbers_node.entries.get("from"), "from")
+    high = reader.number(numbers_node.entries.get("to"), "to")
+    if low is None or high is None:
+        return ()
+    if high - low + 1 > MAX_DECK_CARDS:  # counted, never expanded
+        reader.error(
+            numbers_node.position, f"{what}: numbers from {low} to {high} are more faces than a deck may hold ({MAX_DECK_CARDS:,})"
+        )
+        return (low,)  # a stand-in, so that no second error follows from this one (the spec is refused)
+    return tuple(range(low, high + 1))
+
+
+def _check_effects(
+    reader: _Reader, entry: Mapping, what: str, names: list[str], face_class: FaceClass, side_names: tuple[str, ...]
+) -> None:
+    """Effects that need one another, or a class, or a second side."""
+    if "challengeable" in names and not any(n in ("next-player-draws", "next-player-draws-until-colour") for n in names):
+        reader.error(entry.position, f"{what}: only a card with a draw penalty can be challengeable")
+    if ("choose-colour" in names) != (face_class is FaceClass.WILD):
+        reader.error(entry.position, f"{what}: a wild kind has choose-colour, and only a wild kind")
+    if "next-player-draws-until-colour" in names and "choose-colour" not in names:
+        reader.error(entry.position, f"{what}: next-player-draws-until-colour needs choose-colour")
+    _conflicting_effects(reader, entry, what, names)
+    if len(side_names) < 2 and "flip" in names:
+        reader.error(entry.keys.get("effects", entry.position), f"{what}: a flip needs a second side to turn to")
+
+
+def _read_at_start(reader: _Reader, node: Node | None, what: str) -> list[str]:
+    at_start: list[str] = []
+    for start_node in reader.sequence(node, "at-start"):
+        action = reader.text(start_node, "a start action")
+        if action not in START_ACTIONS:
+            reader.error(start_node.position, f"unknown start action '{action}'{did_you_mean(action or '', START_ACTIONS)}")
+        elif action in at_start:
+            reader.error(start_node.position, f"{what}: start action '{action}' is listed twice")
+        else:
+            at_start.append(action)
+    return at_start
 
 
 def _deck_size(

@@ -297,10 +297,12 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
         claims_module._compare,
     ]
     source = "".join(inspect.getsource(question) for question in questions)
-    violation = inspect.getsource(claims_module.violation)
-    source += (
-        violation.split('if claim.form == "option":')[0] + violation.split("option_violation(claim, rules, previous, engine, event)")[1]
-    )
+    checks = claims_module.FORM_CHECKS  # each form's check on a step: all but the option form's
+    from referee.proof.prove import ANSWERS
+
+    assert set(checks) == set(claims_module.FORM_READERS) == set(ANSWERS) == set(claims_module.FORMS)  # read, asked, checked
+    source += inspect.getsource(claims_module.violation)
+    source += "".join(inspect.getsource(check) for form, check in checks.items() if form != "option")
     reads = (
         "innocent_extra",
         "catch_penalty",

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -226,77 +226,101 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
 
 
 def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
+    """A claim's figures, read by its form's reader (``FORM_READERS``)."""
     if not isinstance(node, Mapping):
         reader.fail(node.position, f"{form} is a mapping")
         return {}
+    return FORM_READERS[form](reader, node)
+
+
+def _read_play(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
+    reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
+    return {
+        "kind": reader.text(entries.get("kind"), "kind", where),
+        "players": reader.choice(entries.get("players"), "players", where, ("any", "2", "3+"), "any"),
+        "next": reader.number(entries.get("next"), "next", where),
+        "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
+        "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
+        "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+        "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
+        "restricted": reader.choice(entries.get("restricted"), "restricted", where, ("true", "false"), "false") == "true",
+        "challengeable": reader.choice(entries.get("challengeable"), "challengeable", where, ("true", "false"), "false") == "true",
+    }
+
+
+def _read_start(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
+    reader.keys(node, START_KEYS, {"kind"}, "a start claim")
+    returned = reader.choice(entries.get("returned"), "returned", where, ("true", "false"), "false") == "true"
+    if returned:
+        return {"kind": reader.text(entries.get("kind"), "kind", where), "returned": True}
+    for key in ("to-act", "colour"):
+        if key not in entries:
+            reader.fail(where, f"a start claim needs '{key}' (or returned: true)")
+    return {
+        "kind": reader.text(entries.get("kind"), "kind", where),
+        "returned": False,
+        "to-act": reader.number(entries.get("to-act"), "to-act", where),
+        "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
+        "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
+        "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+        "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
+    }
+
+
+def _read_stack(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
+    reader.keys(node, STACK_KEYS, set(STACK_KEYS), "a stack claim")
+    return {"kind": reader.text(entries.get("kind"), "kind", where), "adds": reader.number(entries.get("adds"), "adds", where)}
+
+
+def _read_challenge(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
+    if set(entries) == {"never"}:  # no challenge can arise (a house rule without bluffing)
+        if reader.choice(entries.get("never"), "never", where, ("true",)) == "true":
+            return {"never": True}
+        return {}
+    reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
+    return {
+        "never": False,
+        "extra": reader.number(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
+        "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
+        "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
+        "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
+        "then": reader.choice(entries.get("then"), "then", where, ("challenger-plays", "challenger-loses-turn")),
+    }
+
+
+def _read_catch(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
+    reader.keys(node, CATCH_KEYS, {"draws"}, "a catch claim")
+    return {
+        "draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher")),
+        "cards": reader.number(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
+    }
+
+
+def _read_points(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    return {kind: reader.number(value, f"points of {kind}", node.position, ("face-value",)) for kind, value in node.entries.items()}
+
+
+def _read_matching(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    reader.keys(node, set(MATCHING_KEYS), set(MATCHING_KEYS), "a matching claim")
+    return {key: reader.choice(node.entries.get(key), key, node.position, ("true", "false")) == "true" for key in MATCHING_KEYS}
+
+
+def _read_table(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    reader.keys(node, TABLE_KEYS, set(), "a table claim")
     where = node.position
-    entries = node.entries
-    if form == "play":
-        reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
-        return {
-            "kind": reader.text(entries.get("kind"), "kind", where),
-            "players": reader.choice(entries.get("players"), "players", where, ("any", "2", "3+"), "any"),
-            "next": reader.number(entries.get("next"), "next", where),
-            "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
-            "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-            "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
-            "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
-            "restricted": reader.choice(entries.get("restricted"), "restricted", where, ("true", "false"), "false") == "true",
-            "challengeable": reader.choice(entries.get("challengeable"), "challengeable", where, ("true", "false"), "false") == "true",
-        }
-    if form == "start":
-        reader.keys(node, START_KEYS, {"kind"}, "a start claim")
-        returned = reader.choice(entries.get("returned"), "returned", where, ("true", "false"), "false") == "true"
-        if returned:
-            return {"kind": reader.text(entries.get("kind"), "kind", where), "returned": True}
-        for key in ("to-act", "colour"):
-            if key not in entries:
-                reader.fail(where, f"a start claim needs '{key}' (or returned: true)")
-        return {
-            "kind": reader.text(entries.get("kind"), "kind", where),
-            "returned": False,
-            "to-act": reader.number(entries.get("to-act"), "to-act", where),
-            "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
-            "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-            "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
-            "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
-        }
-    if form == "option":
-        return _read_option(reader, node)
-    if form == "stack":
-        reader.keys(node, STACK_KEYS, set(STACK_KEYS), "a stack claim")
-        return {"kind": reader.text(entries.get("kind"), "kind", where), "adds": reader.number(entries.get("adds"), "adds", where)}
-    if form == "challenge":
-        if set(entries) == {"never"}:  # no challenge can arise (a house rule without bluffing)
-            if reader.choice(entries.get("never"), "never", where, ("true",)) == "true":
-                return {"never": True}
-            return {}
-        reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
-        return {
-            "never": False,
-            "extra": reader.number(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
-            "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
-            "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
-            "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
-            "then": reader.choice(entries.get("then"), "then", where, ("challenger-plays", "challenger-loses-turn")),
-        }
-    if form == "catch":
-        reader.keys(node, CATCH_KEYS, {"draws"}, "a catch claim")
-        return {
-            "draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher")),
-            "cards": reader.number(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
-        }
-    if form == "points":
-        return {kind: reader.number(value, f"points of {kind}", where, ("face-value",)) for kind, value in entries.items()}
-    if form == "matching":
-        reader.keys(node, set(MATCHING_KEYS), set(MATCHING_KEYS), "a matching claim")
-        return {key: reader.choice(entries.get(key), key, where, ("true", "false")) == "true" for key in MATCHING_KEYS}
-    if form == "table":
-        reader.keys(node, TABLE_KEYS, set(), "a table claim")
-        return {
-            key: reader.text(value, key, where) if key == "start-side" else reader.number(value, key, where)
-            for key, value in entries.items()
-        }
+    return {
+        key: reader.text(value, key, where) if key == "start-side" else reader.number(value, key, where)
+        for key, value in node.entries.items()
+    }
+
+
+def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
+    where, entries = node.position, node.entries
     reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
     figures: dict[str, Any] = {"cards": reader.number(entries.get("cards"), "cards", where)}
     sides = entries.get("sides")
@@ -332,6 +356,21 @@ def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
     if name in OPTION_NUMBERS:
         return {"name": name, "value": reader.number(value, name, where)}
     return {"name": name, "value": reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name])))}
+
+
+# Each claim form's reading of its figures (``_read_form``), beside its check on a step (``FORM_CHECKS``).
+FORM_READERS: dict[str, Callable[[_Reader, Mapping], dict[str, Any]]] = {
+    "play": _read_play,
+    "start": _read_start,
+    "challenge": _read_challenge,
+    "catch": _read_catch,
+    "points": _read_points,
+    "matching": _read_matching,
+    "deck": _read_deck,
+    "table": _read_table,
+    "option": _read_option,
+    "stack": _read_stack,
+}
 
 
 def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
@@ -825,99 +864,217 @@ def before(engine: Engine) -> Before:
 
 def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     """One step of a game that shows an option other than the claim's value: what the log a refutation comes with
-    reaches (the finite check, ``option_problem``, is the proof)."""
+    reaches (the finite check, ``option_problem``, is the proof). Each option has its own check (``OPTION_CHECKS``)."""
     name, claimed = claim.figures.get("name"), claim.figures.get("value")
-    state = engine.state
-    if previous is None or name is None or not state.players:
+    if previous is None or name is None or not engine.state.players:
         return None
-    names = state.players
-    n = len(names)
-    if name == "target" and isinstance(claimed, int) and isinstance(event, ev.Play | ev.Draw | ev.Challenge | ev.Catch):
+    check = OPTION_CHECKS.get(name)
+    return check(OptionStep(claim, rules, previous, engine, event, claimed)) if check is not None else None
+
+
+@dataclass(frozen=True)
+class OptionStep:
+    """One step of a game, judged against the rulebook's value of an option (``claimed``)."""
+
+    claim: Claim
+    rules: Rules
+    previous: Before
+    engine: Engine
+    event: Any
+    claimed: Any
+
+    @property
+    def state(self) -> Any:
+        return self.engine.state
+
+    def play(self) -> tuple[int, str | None, bool] | None:
+        """For a play made while the round goes on: the player's seat, the kind played, whether they owed a penalty."""
+        state, event = self.state, self.event
+        if not isinstance(event, ev.Play) or state.phase is not PLAYING:
+            return None
+        seat = state.seat[event.player]
+        owed = any(p.player == seat for p in self.previous.penalties)
+        return seat, _played_kind(self.rules, event.card, self.previous.side), owed
+
+    def probe(self, name: str) -> str | None:
+        """What the engine accepts now of the plays the rulebook's jump-in or stacking allows or forbids."""
+        state = self.state
+        if state.phase is PLAYING and not isinstance(self.event, ev.Score):
+            return _probe_option(name, self.claimed, state, self.engine, self.claim.whose)
+        return None
+
+
+def _target(step: OptionStep) -> str | None:
+    state, claimed, whose = step.state, step.claimed, step.claim.whose
+    if isinstance(claimed, int) and isinstance(step.event, ev.Play | ev.Draw | ev.Challenge | ev.Catch):
         top = max(state.totals, default=0)
         if state.phase is GAME_OVER and top < claimed:
-            return f"the game ended with the best total {top}, under {claim.whose} target {claimed}"
+            return f"the game ended with the best total {top}, under {whose} target {claimed}"
         if state.phase is ROUND_OVER and top >= claimed:
-            return f"a player has {top} points, {claim.whose} target is {claimed}, and the game goes on"
+            return f"a player has {top} points, {whose} target is {claimed}, and the game goes on"
+    return None
+
+
+def _uno_catch_penalty(step: OptionStep) -> str | None:
+    state, event = step.state, step.event
     caught = state.penalties[0] if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch else None
-    if name == "uno-catch-penalty" and caught is not None and caught.count != claimed:
-        return f"{event.player} caught {event.target}: the catch costs {caught.count} cards, not {claimed}"
+    if caught is not None and caught.count != step.claimed:
+        return f"{event.player} caught {event.target}: the catch costs {caught.count} cards, not {step.claimed}"
+    return None
+
+
+def _scoring(step: OptionStep) -> str | None:
+    state, previous, claimed = step.state, step.previous, step.claimed
     ended = previous.phase is PLAYING and state.phase in (ROUND_OVER, GAME_OVER)  # this step ended the round
-    if name == "scoring" and ended and previous.totals and state.last_result is not None:
+    if ended and previous.totals and state.last_result is not None:
         gained = [seat for seat, total in enumerate(state.totals) if total != previous.totals[seat]]
         winner = state.last_result.winner
-        others_gain = any(names[seat] != winner for seat in gained)
+        others_gain = any(state.players[seat] != winner for seat in gained)
         if others_gain != (claimed == "own-hand-lowest-wins"):
             how = "each by their own hand" if others_gain else "by its winner alone"
-            return f"round {state.last_result.number} is scored {how}; {claim.whose} scoring is {claimed}"
-    first = previous.first
-    if name == "challenge-innocent-extra" and isinstance(event, ev.Challenge) and first is not None and not first[4] and state.penalties:
+            return f"round {state.last_result.number} is scored {how}; {step.claim.whose} scoring is {claimed}"
+    return None
+
+
+def _challenge_innocent_extra(step: OptionStep) -> str | None:
+    state, event, first = step.state, step.event, step.previous.first
+    if isinstance(event, ev.Challenge) and first is not None and not first[4] and state.penalties:
         penalty = state.penalties[0]
         extra = penalty.count - first[1] if first[2] is None else penalty.extra - first[3]
-        if rules.spec.disputes.innocent.with_extra and extra != claimed:
-            return f"{event.player}'s challenge failed: {extra} extra cards, not {claimed}"
-    if isinstance(event, ev.Play) and state.phase is PLAYING:
-        seat = state.seat[event.player]
-        kind = _played_kind(rules, event.card, previous.side)
-        owed = any(p.player == seat for p in previous.penalties)
-        if name == "two-player-reverse" and n == 2 and kind is not None and _reverses(rules, kind) and not owed:
-            skips = state.turn == seat
-            if skips != (claimed == "skip"):
-                return f"with two players {event.player}'s Reverse {'skips' if skips else 'passes the turn'}; {claim.whose} is {claimed}"
-        if name == "jump-in" and not claimed and seat != previous.turn and not owed:
-            implicit_pass = previous.drew and seat == (previous.turn + previous.direction) % n
-            if not implicit_pass:
-                return f"{event.player} played out of turn (a jump-in), which the rulebook does not allow"
-        if name == "stacking" and owed:
-            allowed = claimed.get(previous.penalties[0].stack_kind or "", frozenset()) if isinstance(claimed, dict) else frozenset()
-            if kind not in allowed:
-                return f"{event.player} owed a penalty and passed it on with a {kind}, which the rulebook does not allow"
-        rearranged = tuple(id(hand) for hand in state.hands) != previous.hands
-        if name in ("seven-swaps", "zero-rotates") and previous.hands and len(previous.hands) == n:
-            number = 7 if name == "seven-swaps" else 0
-            face = _played_face(rules, event.card, previous.side)
-            left = state.hand_sizes[seat] > 0
-            if face is not None and face.number == number and left and state.phase is PLAYING:
-                happens = state.swap_by is not None if number == 7 else rearranged
-                if happens != claimed:
-                    what = "a swap of hands" if number == 7 else "every hand passed on"
-                    follows = "follows" if happens else "does not follow"
-                    return f"{event.player} played {face.token}: {what} {follows}; {claim.whose} {name} is {_shown(claimed)}"
-        flipped = kind is not None and any(f.flip for f in rules.faces.values() if f.face.kind == kind)
-        if name == "flip-colour-chooser" and flipped and state.colour is None and state.choose_by is None and claimed != "nobody":
-            return f"after {event.player}'s Flip uncovered a wild, nobody names the colour; {claim.whose} chooser is {claimed}"
-        if name == "flip-colour-chooser" and flipped and state.choose_by is not None:
-            expected = {"next-player": state.turn, "player-who-flipped": seat}.get(str(claimed))
-            if state.choose_by != expected:
-                who = names[state.choose_by]
-                return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; {claim.whose} chooser is {claimed}"
-    if name == "draw-until-playable" and isinstance(event, ev.Draw) and not previous.penalties:
-        if not claimed and state.drawing:
-            return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
-        drawn = state.drawn_card
-        unplayable = drawn is not None and not engine.matches(drawn.faces[state.side])
-        if claimed and unplayable and not state.drawing and engine.cards_remain():
-            return f"{event.player} drew {drawn}, which cannot be played, and the draw is over; {claim.whose} draw goes on"
-    if name == "reshuffle" and isinstance(event, ev.Reshuffle):
-        kept = len(state.discard_pile)
-        if (kept == 1) != (claimed == "keep-top"):
-            return f"the reshuffle left {kept} cards on the discard pile; {claim.whose} reshuffle is {claimed}"
-    if name == "dealer-rotation" and isinstance(event, ev.Dealer) and previous.dealer >= 0:
-        step = 1 if claimed == "left" else -1
-        expected = (previous.dealer + step) % n
-        if state.dealer != expected:
-            return f"{names[state.dealer]} deals, not {names[expected]}: {claim.whose} dealer rotation is {claimed}"
-    if (
-        name == "start-colour-chooser"
-        and isinstance(event, ev.Shuffle | ev.Start)
-        and state.phase is PLAYING
-        and state.choose_by is not None
-    ):
-        expected = state.dealer if claimed == "dealer" else (state.dealer + 1) % n
-        if state.choose_by != expected:
-            return f"{names[state.choose_by]} names the colour of the wild turned up, not {names[expected]}"
-    if name in ("jump-in", "stacking") and state.phase is PLAYING and not isinstance(event, ev.Score):
-        return _probe_option(name, claimed, state, engine, claim.whose)
+        if step.rules.spec.disputes.innocent.with_extra and extra != step.claimed:
+            return f"{event.player}'s challenge failed: {extra} extra cards, not {step.claimed}"
     return None
+
+
+def _two_player_reverse(step: OptionStep) -> str | None:
+    state, played, claimed = step.state, step.play(), step.claimed
+    if played is None or len(state.players) != 2:
+        return None
+    seat, kind, owed = played
+    if kind is not None and _reverses(step.rules, kind) and not owed:
+        skips = state.turn == seat
+        if skips != (claimed == "skip"):
+            return (
+                f"with two players {step.event.player}'s Reverse {'skips' if skips else 'passes the turn'}; {step.claim.whose} is {claimed}"
+            )
+    return None
+
+
+def _jump_in(step: OptionStep) -> str | None:
+    played, previous = step.play(), step.previous
+    if played is not None and not step.claimed:
+        seat, _, owed = played
+        if seat != previous.turn and not owed:
+            implicit_pass = previous.drew and seat == (previous.turn + previous.direction) % len(step.state.players)
+            if not implicit_pass:
+                return f"{step.event.player} played out of turn (a jump-in), which the rulebook does not allow"
+    return step.probe("jump-in")
+
+
+def _stacking(step: OptionStep) -> str | None:
+    played, claimed = step.play(), step.claimed
+    if played is not None and played[2]:
+        kind = played[1]
+        allowed = claimed.get(step.previous.penalties[0].stack_kind or "", frozenset()) if isinstance(claimed, dict) else frozenset()
+        if kind not in allowed:
+            return f"{step.event.player} owed a penalty and passed it on with a {kind}, which the rulebook does not allow"
+    return step.probe("stacking")
+
+
+def _hands_moved(number: int, name: str) -> Callable[[OptionStep], str | None]:
+    """Seven swaps (``number`` 7) or zero rotates (0): whether the hands moved after that number is played."""
+
+    def check(step: OptionStep) -> str | None:
+        state, previous, played, event = step.state, step.previous, step.play(), step.event
+        if played is None or not previous.hands or len(previous.hands) != len(state.players):
+            return None
+        face = _played_face(step.rules, event.card, previous.side)
+        if face is None or face.number != number or state.hand_sizes[played[0]] == 0:
+            return None
+        rearranged = tuple(id(hand) for hand in state.hands) != previous.hands
+        happens = state.swap_by is not None if number == 7 else rearranged
+        if happens != step.claimed:
+            what = "a swap of hands" if number == 7 else "every hand passed on"
+            follows = "follows" if happens else "does not follow"
+            return f"{event.player} played {face.token}: {what} {follows}; {step.claim.whose} {name} is {_shown(step.claimed)}"
+        return None
+
+    return check
+
+
+def _flip_colour_chooser(step: OptionStep) -> str | None:
+    state, played, claimed, event, whose = step.state, step.play(), step.claimed, step.event, step.claim.whose
+    if played is None:
+        return None
+    seat, kind = played[0], played[1]
+    flipped = kind is not None and any(f.flip for f in step.rules.faces.values() if f.face.kind == kind)
+    if flipped and state.colour is None and state.choose_by is None and claimed != "nobody":
+        return f"after {event.player}'s Flip uncovered a wild, nobody names the colour; {whose} chooser is {claimed}"
+    if flipped and state.choose_by is not None:
+        expected = {"next-player": state.turn, "player-who-flipped": seat}.get(str(claimed))
+        if state.choose_by != expected:
+            who = state.players[state.choose_by]
+            return f"after {event.player}'s Flip uncovered a wild, {who} names the colour; {whose} chooser is {claimed}"
+    return None
+
+
+def _draw_until_playable(step: OptionStep) -> str | None:
+    state, event, claimed, engine = step.state, step.event, step.claimed, step.engine
+    if not isinstance(event, ev.Draw) or step.previous.penalties:
+        return None
+    if not claimed and state.drawing:
+        return f"{event.player} drew no playable card and must draw on, which the rulebook does not ask"
+    drawn = state.drawn_card
+    unplayable = drawn is not None and not engine.matches(drawn.faces[state.side])
+    if claimed and unplayable and not state.drawing and engine.cards_remain():
+        return f"{event.player} drew {drawn}, which cannot be played, and the draw is over; {step.claim.whose} draw goes on"
+    return None
+
+
+def _reshuffle(step: OptionStep) -> str | None:
+    if isinstance(step.event, ev.Reshuffle):
+        kept = len(step.state.discard_pile)
+        if (kept == 1) != (step.claimed == "keep-top"):
+            return f"the reshuffle left {kept} cards on the discard pile; {step.claim.whose} reshuffle is {step.claimed}"
+    return None
+
+
+def _dealer_rotation(step: OptionStep) -> str | None:
+    state, previous = step.state, step.previous
+    if isinstance(step.event, ev.Dealer) and previous.dealer >= 0:
+        expected = (previous.dealer + (1 if step.claimed == "left" else -1)) % len(state.players)
+        if state.dealer != expected:
+            names = state.players
+            return f"{names[state.dealer]} deals, not {names[expected]}: {step.claim.whose} dealer rotation is {step.claimed}"
+    return None
+
+
+def _start_colour_chooser(step: OptionStep) -> str | None:
+    state = step.state
+    if isinstance(step.event, ev.Shuffle | ev.Start) and state.phase is PLAYING and state.choose_by is not None:
+        expected = state.dealer if step.claimed == "dealer" else (state.dealer + 1) % len(state.players)
+        if state.choose_by != expected:
+            return f"{state.players[state.choose_by]} names the colour of the wild turned up, not {state.players[expected]}"
+    return None
+
+
+# Each option's check on one step of a game (``option_violation``): an option not listed has none.
+OPTION_CHECKS: dict[str, Callable[[OptionStep], str | None]] = {
+    "target": _target,
+    "uno-catch-penalty": _uno_catch_penalty,
+    "scoring": _scoring,
+    "challenge-innocent-extra": _challenge_innocent_extra,
+    "two-player-reverse": _two_player_reverse,
+    "jump-in": _jump_in,
+    "stacking": _stacking,
+    "seven-swaps": _hands_moved(7, "seven-swaps"),
+    "zero-rotates": _hands_moved(0, "zero-rotates"),
+    "flip-colour-chooser": _flip_colour_chooser,
+    "draw-until-playable": _draw_until_playable,
+    "reshuffle": _reshuffle,
+    "dealer-rotation": _dealer_rotation,
+    "start-colour-chooser": _start_colour_chooser,
+}
 
 
 def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: str) -> str | None:
@@ -927,22 +1084,7 @@ def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: st
     top = state.top_face()
     if top is None or state.choose_by is not None or state.swap_by is not None or state.drawing:
         return None
-    candidates: list[tuple[int, Any, bool]] = []  # (seat, card, whether the rulebook's value allows the play)
-    if name == "jump-in" and not state.penalties and top.face_class is not FaceClass.WILD:
-        for seat in range(len(names)):
-            if seat != state.turn and not (state.drew and seat == state.next_player(state.turn)):
-                candidates += [(seat, card, bool(claimed)) for card in state.hands[seat] if card.faces[state.side] == top]
-    if name == "stacking" and state.penalties and 0 not in state.hand_sizes:
-        penalty = state.penalties[0]
-        if not penalty.started and not penalty.catch and not penalty.ruled:  # a draw card's penalty, none of it drawn
-            owed_kind = state.discard_pile[-1].faces[state.side].kind
-            table = claimed if isinstance(claimed, dict) else {}
-            allowed = table.get(owed_kind, frozenset())
-            stackers = {kind for kinds in table.values() for kind in kinds} | {owed_kind}
-            for card in state.hands[penalty.player]:
-                kind = card.faces[state.side].kind
-                if kind in stackers:
-                    candidates.append((penalty.player, card, kind in allowed))
+    candidates = _jump_ins(state, top, claimed) if name == "jump-in" else _stacks(state, claimed)
     for seat, card, allowed_by_rulebook in sorted(candidates, key=lambda item: (item[0], item[1].token)):
         face_rules = engine.rules.faces[card.faces[state.side]]
         colour = sorted(engine.rules.side_colours[state.side])[0] if face_rules.choose_colour else None
@@ -955,6 +1097,34 @@ def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: st
             what = "jump in with" if name == "jump-in" else "stack"
             return f"{names[seat]} {verb} {what} {card.token} here, which {whose} {name} {'forbids' if accepted else 'allows'}"
     return None
+
+
+def _jump_ins(state: Any, top: Face, claimed: Any) -> list[tuple[int, Any, bool]]:
+    """The jump-ins the seats could make now: (seat, card, whether the rulebook's value allows it)."""
+    candidates: list[tuple[int, Any, bool]] = []
+    if not state.penalties and top.face_class is not FaceClass.WILD:
+        for seat in range(len(state.players)):
+            if seat != state.turn and not (state.drew and seat == state.next_player(state.turn)):
+                candidates += [(seat, card, bool(claimed)) for card in state.hands[seat] if card.faces[state.side] == top]
+    return candidates
+
+
+def _stacks(state: Any, claimed: Any) -> list[tuple[int, Any, bool]]:
+    """The stacks the player owing a draw card's penalty could make now: (seat, card, whether the rulebook allows it)."""
+    if not state.penalties or 0 in state.hand_sizes:
+        return []
+    penalty = state.penalties[0]
+    if penalty.started or penalty.catch or penalty.ruled:  # only a draw card's penalty, none of it drawn
+        return []
+    owed_kind = state.discard_pile[-1].faces[state.side].kind
+    table = claimed if isinstance(claimed, dict) else {}
+    allowed = table.get(owed_kind, frozenset())
+    stackers = {kind for kinds in table.values() for kind in kinds} | {owed_kind}
+    return [
+        (penalty.player, card, card.faces[state.side].kind in allowed)
+        for card in state.hands[penalty.player]
+        if card.faces[state.side].kind in stackers
+    ]
 
 
 def _reverses(rules: Rules, kind: str) -> bool:
@@ -970,35 +1140,56 @@ def _played_face(rules: Rules, token: str, side: int) -> Face | None:
 
 
 def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    """Whether this step of a game (from ``previous`` by ``event``) breaks the claim; the reason, or None."""
-    state = engine.state
-    if not state.players or not claim.applies(rules):
+    """Whether this step of a game (from ``previous`` by ``event``) breaks the claim; the reason, or None. Each claim
+    form has its own check (``FORM_CHECKS``)."""
+    if not engine.state.players or not claim.applies(rules):
         return None
-    n = len(state.players)
-    figures = claim.figures
-    names = rules.spec.side_names
+    return FORM_CHECKS[claim.form](claim, rules, previous, engine, event) if claim.form in FORM_CHECKS else None
+
+
+FormCheck = Callable[[Claim, Rules, Before | None, Engine, Any], str | None]  # a claim form's check on one step
+
+
+def _table_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, names = engine.state, claim.figures, rules.spec.side_names
     wrong_side = "start-side" in figures and names[state.side] != figures["start-side"]
-    if claim.form == "table" and isinstance(event, ev.Round) and wrong_side:
+    if isinstance(event, ev.Round) and wrong_side:
         return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures['start-side']} side"
-    if claim.form == "table" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
+    if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         size = figures.get("hand-size")
         if size is not None and any(hand != size for hand in state.hand_sizes):
             return f"hands of {sorted(set(state.hand_sizes))} cards were dealt, not {size}"
-    if claim.form == "deck" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
+    return None
+
+
+def _deck_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    if isinstance(event, ev.Shuffle | ev.Start) and engine.state.phase is PLAYING:
         return deck_problem(claim, rules)
-    if claim.form == "matching" and state.phase is PLAYING and not state.penalties and state.choose_by is None:
-        top = state.top_face()
-        if top is not None and state.colour is not None:
-            for card in sorted(state.hands[state.turn], key=lambda card: card.token):
-                face = card.faces[state.side]
-                expected = _claimed_match(figures, face, top, state.colour)
-                if engine.matches(face) != expected:
-                    verb = "lets" if expected else "does not let"
-                    return (
-                        f"{state.players[state.turn]} holds {face.token}: the rulebook {verb} it be played on {top.token} "
-                        f"(colour in play {state.colour}), the spec says otherwise"
-                    )
-    if claim.form == "points" and state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
+    return None
+
+
+def _matching_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state = engine.state
+    if state.phase is not PLAYING or state.penalties or state.choose_by is not None:
+        return None
+    top = state.top_face()
+    if top is None or state.colour is None:
+        return None
+    for card in sorted(state.hands[state.turn], key=lambda card: card.token):
+        face = card.faces[state.side]
+        expected = _claimed_match(claim.figures, face, top, state.colour)
+        if engine.matches(face) != expected:
+            verb = "lets" if expected else "does not let"
+            return (
+                f"{state.players[state.turn]} holds {face.token}: the rulebook {verb} it be played on {top.token} "
+                f"(colour in play {state.colour}), the spec says otherwise"
+            )
+    return None
+
+
+def _points_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
+    if state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
         result = state.last_result
         if result.winner is None:  # the round points are the cards left in hands, under either scoring
             return None
@@ -1013,7 +1204,12 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                     total += count * engine.rules.faces[face].points
         if result.points != total:
             return f"{result.winner} scored {result.points} for the round; {claim.whose} values give {total}"
-    if claim.form == "start" and isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
+    return None
+
+
+def _start_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, names, n = engine.state, claim.figures, rules.spec.side_names, len(engine.state.players)
+    if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         start_side = rules.spec.start_side
         if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):
             return f"cards are turned up on the {names[start_side]} side, where there is no {figures['kind']}: it never starts a round"
@@ -1026,9 +1222,12 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
         dealer = state.dealer
         expected_turn = (dealer + figures["to-act"]) % n
         return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
-    if claim.form == "option":
-        return option_violation(claim, rules, previous, engine, event)
-    if claim.form == "stack" and isinstance(event, ev.Play) and previous is not None and previous.first is not None:
+    return None
+
+
+def _stack_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
+    if isinstance(event, ev.Play) and previous is not None and previous.first is not None:
         seat = state.seat[event.player]
         player, count = previous.first[0], previous.first[1]
         if player == seat and _played_kind(rules, event.card, previous.side) == figures["kind"] and state.penalties:
@@ -1039,20 +1238,30 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                     f"{event.player} stacked a {figures['kind']} on {count} cards: {state.players[passed.player]} owes {passed.count}, "
                     f"not {state.players[receiver]} {count + figures['adds']}"
                 )
-    if claim.form == "challenge" and figures.get("never"):
+    return None
+
+
+def _challenge_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
+    if figures.get("never"):
         if isinstance(event, ev.Challenge):
             return f"{event.player} challenged {event.target}'s wild draw card: the claim is that no challenge can arise"
         return None
-    if claim.form == "challenge" and isinstance(event, ev.Challenge) and previous is not None and previous.first is not None:
+    if isinstance(event, ev.Challenge) and previous is not None and previous.first is not None:
         return _challenge_violation(figures, rules, previous, engine, event)
-    if claim.form == "challenge" and isinstance(event, ev.Play) and previous is not None and state.discard_pile:
+    if isinstance(event, ev.Play) and previous is not None and state.discard_pile:
         face = state.discard_pile[-1].faces[previous.side]
         penalty = state.penalties[-1] if state.penalties else None
         wild_draw = face.face_class is FaceClass.WILD and engine.rules.faces[face].gives_penalty  # faces are the engine's
         if wild_draw and penalty is not None and penalty.played_by == state.seat[event.player] and not penalty.challengeable:
             victim = state.players[penalty.player]
             return f"{event.player} played {face.token}, a wild draw card: the rulebook lets {victim} challenge it, the spec does not"
-    if claim.form == "catch" and isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
+    return None
+
+
+def _catch_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
+    if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
         caught = state.penalties[0]
         drawer = state.seat[event.target if figures["draws"] == "caught" else event.player]
         if caught.player != drawer or caught.count != figures["cards"]:
@@ -1060,7 +1269,12 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
                 f"{event.player} caught {event.target}: {state.players[caught.player]} owes {caught.count} cards, "
                 f"not {state.players[drawer]} {figures['cards']}"
             )
-    if claim.form == "play" and isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
+    return None
+
+
+def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, n = engine.state, claim.figures, len(engine.state.players)
+    if isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
         if _played_kind(rules, event.card, previous.side) != figures["kind"]:
             return None
         problem = restriction_problem(claim, rules)
@@ -1077,6 +1291,21 @@ def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engin
             figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}", rules.spec.side_names
         )
     return None
+
+
+# Each claim form's check on one step of a game (``violation``).
+FORM_CHECKS: dict[str, FormCheck] = {
+    "table": _table_step,
+    "deck": _deck_step,
+    "matching": _matching_step,
+    "points": _points_step,
+    "start": _start_step,
+    "option": option_violation,
+    "stack": _stack_step,
+    "challenge": _challenge_step,
+    "catch": _catch_step,
+    "play": _play_step,
+}
 
 
 def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before, engine: Engine, event: ev.Challenge) -> str | None:
@@ -1135,7 +1364,11 @@ def _compare(
             return f"after {what} {state.players[turn]} owes {penalty.count} cards, not cards until the colour"
         if owes != "until-colour" and penalty.count != owes:
             return f"after {what} {state.players[turn]} owes {penalty.count} cards, not {owes}"
-    colour = figures["colour"]
+    return _compare_colour(figures["colour"], state, what)
+
+
+def _compare_colour(colour: str, state: Any, what: str) -> str | None:
+    """The colour in play after a card, against the claim's: the card's, one chosen, or the uncovered card's."""
     if colour == "chosen" and state.choose_by is None and state.colour is None:
         return f"after {what} nobody names the colour"
     if colour == "card" and (state.colour is None or state.choose_by is not None):

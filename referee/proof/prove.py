@@ -47,12 +47,20 @@ class Outcome:
 # -- claims
 
 
-def claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
-    """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules."""
-    from referee.proof import claims as c
+Answered = tuple[Status, list[int], str]  # proved / refuted (for which player counts) / unknown, and a detail
 
+
+def claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules, by
+    its form's way of answering (``ANSWERS``)."""
     if claim.withdrawn:
         return _withdrawal_answer(claim, rules, players, timeout_ms)
+    return ANSWERS[claim.form](claim, rules, players, timeout_ms)
+
+
+def _finite_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """A claim checked case by case against the compiled rules (points, matching, deck, table, an option)."""
+    from referee.proof import claims as c
 
     finite = {
         "points": c.points_problem,
@@ -61,35 +69,49 @@ def claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms:
         "table": c.table_problem,
         "option": c.option_problem,
     }
-    if claim.form in finite:
-        problem = finite[claim.form](claim, rules)
-        if problem:
-            return Status.REFUTED, list(players), problem
-        if claim.form == "option":
-            return Status.PROVED, [], "the spec's option has the rulebook's value"
-        if "hand-size" not in claim.figures:
-            return Status.PROVED, [], "by enumeration of every case against the compiled rules"
-        status, refuted = for_each_count(players, lambda n: ask(c.hand_size_question(claim, rules, n, timeout_ms)))
-        return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
-    if claim.form in ("challenge", "catch"):
-        what = "challenge of a wild draw card" if claim.form == "challenge" else "catch"
-        question = c.challenge_question if claim.form == "challenge" else c.catch_question
-        if claim.figures.get("never"):  # the claim is that no challenge can arise: refuted where one can
-            can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
-            if can:
-                return Status.REFUTED, can, f"a {what} can be made under the spec"
-            return Status.PROVED, [], f"no {what} can be made under the spec"
-        never = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) == "unsat"]
-        if never:  # the claim must hold of something: a spec where it can never happen breaks it
-            return Status.REFUTED, never, f"no {what} can be made under the spec"
-        status, refuted = for_each_count(players, lambda n: first_sat(question(claim, rules, n, timeout_ms)))
-        return status, refuted, ""
-    if claim.form == "stack":
-        never = [n for n in players if first_sat(c.stack_question(claim, rules, n, timeout_ms, True)) == "unsat"]
-        if never:
-            return Status.REFUTED, never, f"no {claim.figures['kind']} can be stacked on a penalty under the spec"
-        status, refuted = for_each_count(players, lambda n: first_sat(c.stack_question(claim, rules, n, timeout_ms)))
-        return status, refuted, ""
+    problem = finite[claim.form](claim, rules)
+    if problem:
+        return Status.REFUTED, list(players), problem
+    if claim.form == "option":
+        return Status.PROVED, [], "the spec's option has the rulebook's value"
+    if "hand-size" not in claim.figures:
+        return Status.PROVED, [], "by enumeration of every case against the compiled rules"
+    status, refuted = for_each_count(players, lambda n: ask(c.hand_size_question(claim, rules, n, timeout_ms)))
+    return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
+
+
+def _dispute_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """A challenge or a catch claim: asked of the transition relation, after showing that one can be made at all."""
+    from referee.proof import claims as c
+
+    what = "challenge of a wild draw card" if claim.form == "challenge" else "catch"
+    question = c.challenge_question if claim.form == "challenge" else c.catch_question
+    if claim.figures.get("never"):  # the claim is that no challenge can arise: refuted where one can
+        can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
+        if can:
+            return Status.REFUTED, can, f"a {what} can be made under the spec"
+        return Status.PROVED, [], f"no {what} can be made under the spec"
+    never = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) == "unsat"]
+    if never:  # the claim must hold of something: a spec where it can never happen breaks it
+        return Status.REFUTED, never, f"no {what} can be made under the spec"
+    status, refuted = for_each_count(players, lambda n: first_sat(question(claim, rules, n, timeout_ms)))
+    return status, refuted, ""
+
+
+def _stack_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    from referee.proof import claims as c
+
+    never = [n for n in players if first_sat(c.stack_question(claim, rules, n, timeout_ms, True)) == "unsat"]
+    if never:
+        return Status.REFUTED, never, f"no {claim.figures['kind']} can be stacked on a penalty under the spec"
+    status, refuted = for_each_count(players, lambda n: first_sat(c.stack_question(claim, rules, n, timeout_ms)))
+    return status, refuted, ""
+
+
+def _card_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """A play or a start claim: what follows a card of its kind, for each player count it concerns."""
+    from referee.proof import claims as c
+
     counts = c.counts_for(claim, rules, players)
     if not counts:
         return Status.PROVED, [], "no player count of the spec's range is concerned"
@@ -106,6 +128,21 @@ def claim_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms:
     asked = c.play_question if claim.form == "play" else c.start_question
     status, refuted = for_each_count(counts, lambda n: first_sat(asked(claim, rules, n, timeout_ms)))
     return status, refuted, ""
+
+
+# How each claim form is answered (``claim_answer``).
+ANSWERS: dict[str, Callable[[Any, Rules, tuple[int, ...], int], Answered]] = {
+    "points": _finite_answer,
+    "matching": _finite_answer,
+    "deck": _finite_answer,
+    "table": _finite_answer,
+    "option": _finite_answer,
+    "challenge": _dispute_answer,
+    "catch": _dispute_answer,
+    "stack": _stack_answer,
+    "play": _card_answer,
+    "start": _card_answer,
+}
 
 
 def _withdrawal_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> tuple[Status, list[int], str]:
