@@ -25,7 +25,7 @@ from referee.public_replay import Branches, rule_of
 from referee.public_replay import judge as public_judge
 from referee.replay import DEFAULT_TIMEOUT, Replay
 from referee.spec_model import Rule, ruling_text
-from referee.verdicts import Diagnostic
+from referee.verdicts import Diagnostic, FileVerdict
 
 _PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over", START_AGAIN: "start card to turn up again"}
 _EVENT_CHECK = {
@@ -279,14 +279,7 @@ def explain(
     """
     if isinstance(source, Path):
         source = LogSource(str(source), source)
-    if line < 1:
-        raise UsageError("a line number is at least 1")
-    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line, spec_roots=source.spec_roots, timeout=timeout)
-    verdict = replay.run_source(source)
-    event_from_move = parse_move(move, line, replay.reader.form) if move is not None else None
-    if line > replay.reader.lines + (1 if move is not None else 0):
-        lines = replay.reader.lines
-        raise InputError(f"line {line} is past the end: the log has {lines} line{'s' if lines != 1 else ''}", Position(source.display))
+    replay, verdict, event_from_move = _replayed_to(source, line, move, spec_override, timeout)
     result: dict[str, Any] = dict.fromkeys(_EXPLAIN_KEYS)
     result.update(path=source.display, line=line, hypothetical=move is not None)
     syntax = [error for error in verdict.errors if error.code == "syntax"]
@@ -304,11 +297,8 @@ def explain(
     elif verdict.undetermined is not None:  # a public round before the line could not be settled in time
         result["log_error"] = {"line": line, "code": "undetermined", "message": verdict.undetermined, "rule": None}
     result["state"] = state_data(engine)
-    event: ev.Event | None
-    if event_from_move is not None:
-        event = event_from_move
-    else:
-        event = replay.stopped_event if replay.stopped_event is not None and replay.stopped_event.line == line else None
+    stopped = replay.stopped_event
+    event = event_from_move if event_from_move is not None else stopped if stopped is not None and stopped.line == line else None
     seat = _acting_seat(engine, event)
     if seat is not None and engine.state.hands:
         result["player"] = engine.state.players[seat]
@@ -326,33 +316,57 @@ def explain(
         result["log_error"] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message, "rule": None}
         return result
     result["legal"] = diagnostic is None
-    rules = engine.rules
     if diagnostic is not None:
         result["code"] = diagnostic.code
         result["message"] = diagnostic.message
-        result["rule"] = rule_data(rules.rules_by_id[diagnostic.rule], rules)
+        result["rule"] = rule_data(engine.rules.rules_by_id[diagnostic.rule], engine.rules)
     else:
-        check = _EVENT_CHECK.get(type(event), "turn")
-        owes = engine.state.penalties[0].player if engine.state.penalties else None
-        if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
-            check = "penalty-owed"  # a legal play while owing is a stack (option stacking)
-        if isinstance(event, ev.Draw):
-            owner = engine.state.penalties[0].player if engine.state.penalties else None
-            check = "penalty" if owner is not None and engine.state.players[owner] == event.player else "turn-draw"
-        result["rule"] = rule_data(rules.check_rules[check], rules)
+        result["rule"] = rule_data(engine.rules.check_rules[_legal_check(engine, event)], engine.rules)
     if isinstance(event, ev.Play) and seat is not None and engine.state.hands:
-        card = _played_card(engine, seat, event.card)
-        if card is not None:
-            face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
-            if face_rule is not None and face_rule.id != result["rule"]["id"]:
-                result["card_rule"] = rule_data(face_rule, rules)
-        result["jump_in"] = jump_in_data(engine, seat, event) if diagnostic is None else None
-        if result["jump_in"] is not None:  # legal by the house rule, not by the turn
-            result["rule"] = rule_data(rules.check_rules["jump-in"], rules)
+        _explain_play(result, engine, seat, event, legal=diagnostic is None)
     player = getattr(event, "player", None)
     if player is not None:
         result["alternatives"] = alternatives(engine, player)
     return result
+
+
+def _replayed_to(
+    source: LogSource, line: int, move: str | None, spec_override: Path | None, timeout: float
+) -> tuple[Replay, FileVerdict, ev.Event | None]:
+    """The log replayed up to ``line``, its verdict so far, and the hypothetical ``move`` read as an event."""
+    if line < 1:
+        raise UsageError("a line number is at least 1")
+    replay = Replay(source.display, source.base_dir, spec_override, stop_at_line=line, spec_roots=source.spec_roots, timeout=timeout)
+    verdict = replay.run_source(source)
+    event_from_move = parse_move(move, line, replay.reader.form) if move is not None else None
+    if line > replay.reader.lines + (1 if move is not None else 0):
+        lines = replay.reader.lines
+        raise InputError(f"line {line} is past the end: the log has {lines} line{'s' if lines != 1 else ''}", Position(source.display))
+    return replay, verdict, event_from_move
+
+
+def _legal_check(engine: Engine, event: ev.Event) -> str:
+    """The check whose rule makes a legal event legal: its kind's, a stack's, a penalty draw's or a turn's draw."""
+    check = _EVENT_CHECK.get(type(event), "turn")
+    owes = engine.state.penalties[0].player if engine.state.penalties else None
+    if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
+        check = "penalty-owed"  # a legal play while owing is a stack (option stacking)
+    if isinstance(event, ev.Draw):
+        check = "penalty" if owes is not None and engine.state.players[owes] == event.player else "turn-draw"
+    return check
+
+
+def _explain_play(result: dict[str, Any], engine: Engine, seat: int, event: ev.Play, legal: bool) -> None:
+    """A play's card rule (when not the rule already cited) and, for a legal play out of turn, the jump-in."""
+    rules = engine.rules
+    card = _played_card(engine, seat, event.card)
+    if card is not None:
+        face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
+        if face_rule is not None and face_rule.id != result["rule"]["id"]:
+            result["card_rule"] = rule_data(face_rule, rules)
+    result["jump_in"] = jump_in_data(engine, seat, event) if legal else None
+    if result["jump_in"] is not None:  # legal by the house rule, not by the turn
+        result["rule"] = rule_data(rules.check_rules["jump-in"], rules)
 
 
 def jump_in_data(engine: Engine, seat: int, event: ev.Play) -> dict[str, Any] | None:
@@ -386,7 +400,14 @@ def render_text(result: dict[str, Any]) -> list[str]:
         if result["state"] is None:
             return lines
         lines.append("  (state where replay stopped)")
-    state = result["state"]
+    lines += _state_lines(result["state"])
+    lines += _hand_lines(result)
+    return lines + _verdict_lines(result)
+
+
+def _state_lines(state: dict[str, Any]) -> list[str]:
+    """The state before the line: round, side, direction, turn, top card, what is owed or due, hands and piles."""
+    lines: list[str] = []
     lines.append(
         f"  round {state['round']} ({state['phase']}), {state['side']} side, play moves {state['direction']}"
         + (f"; {state['turn']}'s turn" if state["turn"] else "")
@@ -411,6 +432,13 @@ def render_text(result: dict[str, Any]) -> list[str]:
         lines.append(f"  UNO window open: {window['player']} played to one card at line {window['line']} and {said}")
     hands = ", ".join(f"{name} {size}" for name, size in state["hands"].items()) or "none dealt yet"
     lines.append(f"  hands: {hands}; draw pile {state['draw_pile']}, discard pile {state['discard_pile']}")
+    return lines
+
+
+def _hand_lines(result: dict[str, Any]) -> list[str]:
+    """The acting player's hand, each card playable or why not (hidden in a public round)."""
+    lines: list[str] = []
+    state = result["state"]
     if result["hand"] == [] and state["hands"].get(result["player"]):
         lines.append(f"  {result['player']}'s hand: hidden (a public round)")
     elif result["hand"] is not None:
@@ -419,6 +447,12 @@ def render_text(result: dict[str, Any]) -> list[str]:
             mark = "playable" if card["playable"] else "not playable: " + card["why_not"].split("; playable:")[0]
             count = f" x{card['count']}" if card["count"] > 1 else ""
             lines.append(f"    {card['showing']:<22} {card['card'] + count:<34} {mark}")
+    return lines
+
+
+def _verdict_lines(result: dict[str, Any]) -> list[str]:
+    """The event, its verdict and the rule, source and ruling behind it; what is allowed instead of an illegal one."""
+    lines: list[str] = []
     if result["event"] is None:
         lines.append("  no event on this line")
         return lines
