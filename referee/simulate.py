@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from referee import events as ev
 from referee.cards import Card, FaceClass
@@ -29,6 +29,18 @@ MAX_EVENTS_PER_ROUND = 20_000
 
 class SimulationError(AssertionError):
     """The engine refused an event the simulator made: a bug in one of them."""
+
+
+@dataclass
+class _Choices:
+    """What the engine allows at one step, as a table sees it: each player's playable cards (a wild once, not once per
+    colour), the catches, the challenges, whether the piles may be reshuffled, a seven's swap and its UNO call."""
+
+    plays: dict[str, list[Card]] = field(default_factory=dict)
+    catches: list[ev.Catch] = field(default_factory=list)
+    challenges: list[ev.Challenge] = field(default_factory=list)
+    reshuffle: bool = False
+    swaps: list[ev.Event] = field(default_factory=list)
 
 
 class Simulator:
@@ -155,77 +167,105 @@ class Simulator:
 
     def _step(self, next_line: Callable[[], int]) -> ev.Event:
         """One event, chosen among ``legal_moves()`` the way a real table behaves, then written as a table writes it
-        (a face when it names one card, a penalty drawn as several cards at once, the real card drawn)."""
-        rng = self.random
-        engine = self.engine
-        state = engine.state
+        (a face when it names one card, a penalty drawn as several cards at once, the real card drawn). What is
+        asked in turn: a reshuffle, a seven's swap, the UNO window, a penalty owed, a colour to choose, a draw
+        going on, a jump-in, then the turn; the random choices are drawn in that order, so a seed's game is fixed."""
+        state = self.engine.state
         self._flipped = False
         names = self.names
         line = next_line()
-        plays: dict[str, list[Card]] = {}  # each player's playable cards (a wild once, not once per colour)
-        catches: list[ev.Catch] = []
-        challenges: list[ev.Challenge] = []
-        reshuffle = False
-        swaps: list[ev.Event] = []
-        for move in legal_moves(engine, draw_cards=False):
-            event = move.event
-            if type(event) is ev.Draw:
-                continue
-            if isinstance(event, ev.Play):
-                cards = plays.setdefault(event.player, [])
-                card = self.rules.catalogue.card(event.card)
-                if card is not None and card not in cards:
-                    cards.append(card)
-            elif isinstance(event, ev.Catch):
-                catches.append(event)
-            elif isinstance(event, ev.Challenge):
-                challenges.append(event)
-            elif isinstance(event, ev.Reshuffle):
-                reshuffle = True
-            elif isinstance(event, ev.Swap | ev.Call) and state.swap_by is not None:
-                swaps.append(event)
-        if reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
+        choices = self._choices()
+        if choices.reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
             return self._reshuffle(line)
-        if swaps:  # seven swaps: the 7's player says UNO (often) and names whom to swap with
-            calls = [event for event in swaps if isinstance(event, ev.Call)]
-            if calls and rng.random() < 0.6:
-                return replace(calls[0], line=line)
-            return replace(rng.choice([event for event in swaps if isinstance(event, ev.Swap)]), line=line)
-        window = state.uno_player
-        if window is not None and not state.uno_called and not state.uno_caught:
-            chance = rng.random()
-            if chance < 0.55:
-                return ev.Call(line, names[window])
-            if chance < 0.8 and catches:
-                return replace(rng.choice(catches), line=line)
+        if choices.swaps:  # seven swaps: the 7's player says UNO (often) and names whom to swap with
+            return self._swap(line, choices.swaps)
+        called = self._uno_window(line, choices.catches)
+        if called is not None:
+            return called
         if state.penalties:
-            penalty = state.penalties[0]
-            if challenges and rng.random() < (0.6 if penalty.guilty else 0.2):
-                return replace(challenges[0], line=line)
-            stack = plays.get(names[penalty.player])
-            if stack and rng.random() < 0.6:  # a stacking house rule: pass the penalty on
-                return self._play_event(line, penalty.player, stack[0])
-            return self._penalty_draw(line, penalty.player)
+            return self._owed(line, choices)
         if state.choose_by is not None:
             return ev.Choose(line, names[state.choose_by], self._best_colour(state.choose_by))
         seat = state.turn
         if state.drawing:
             return self._turn_draw(line, seat)
-        if self.rules.jump_in and rng.random() < 0.3:  # someone holding the top card's twin jumps in
-            jumpers = [
-                (name, card) for name, cards in plays.items() if name not in (names[seat], names[state.next_player(seat)]) for card in cards
-            ]
-            if jumpers:
-                name, card = rng.choice(jumpers)
-                return self._play_event(line, names.index(name), card)
+        jumped = self._jump_in(line, seat, choices.plays)
+        if jumped is not None:
+            return jumped
         if state.drew:
             drawn = state.drawn_card
-            if drawn is not None and drawn in plays.get(names[seat], ()) and rng.random() < 0.8:
+            if drawn is not None and drawn in choices.plays.get(names[seat], ()) and self.random.random() < 0.8:
                 return self._play_event(line, seat, drawn)
-            if rng.random() < 0.5:
+            if self.random.random() < 0.5:
                 return ev.Pass(line, names[seat])
             seat = state.next_player(seat)  # the next player moves, which ends the turn
-        return self._turn(line, seat, plays.get(names[seat], []))
+        return self._turn(line, seat, choices.plays.get(names[seat], []))
+
+    def _choices(self) -> _Choices:
+        """What the engine allows now, sorted as the table sees it (the draws are the table's own to make)."""
+        state = self.engine.state
+        choices = _Choices()
+        for move in legal_moves(self.engine, draw_cards=False):
+            event = move.event
+            if type(event) is ev.Draw:
+                continue
+            if isinstance(event, ev.Play):
+                cards = choices.plays.setdefault(event.player, [])
+                card = self.rules.catalogue.card(event.card)
+                if card is not None and card not in cards:
+                    cards.append(card)
+            elif isinstance(event, ev.Catch):
+                choices.catches.append(event)
+            elif isinstance(event, ev.Challenge):
+                choices.challenges.append(event)
+            elif isinstance(event, ev.Reshuffle):
+                choices.reshuffle = True
+            elif isinstance(event, ev.Swap | ev.Call) and state.swap_by is not None:
+                choices.swaps.append(event)
+        return choices
+
+    def _swap(self, line: int, swaps: list[ev.Event]) -> ev.Event:
+        calls = [event for event in swaps if isinstance(event, ev.Call)]
+        if calls and self.random.random() < 0.6:
+            return replace(calls[0], line=line)
+        return replace(self.random.choice([event for event in swaps if isinstance(event, ev.Swap)]), line=line)
+
+    def _uno_window(self, line: int, catches: list[ev.Catch]) -> ev.Event | None:
+        """An open UNO window: its player says UNO, or another catches them, or neither (yet)."""
+        state = self.engine.state
+        window = state.uno_player
+        if window is None or state.uno_called or state.uno_caught:
+            return None
+        chance = self.random.random()
+        if chance < 0.55:
+            return ev.Call(line, self.names[window])
+        if chance < 0.8 and catches:
+            return replace(self.random.choice(catches), line=line)
+        return None
+
+    def _owed(self, line: int, choices: _Choices) -> ev.Event:
+        """A penalty owed: challenged (more often when the play was a bluff), passed on by a stack, or drawn."""
+        penalty = self.engine.state.penalties[0]
+        if choices.challenges and self.random.random() < (0.6 if penalty.guilty else 0.2):
+            return replace(choices.challenges[0], line=line)
+        stack = choices.plays.get(self.names[penalty.player])
+        if stack and self.random.random() < 0.6:  # a stacking house rule: pass the penalty on
+            return self._play_event(line, penalty.player, stack[0])
+        return self._penalty_draw(line, penalty.player)
+
+    def _jump_in(self, line: int, seat: int, plays: dict[str, list[Card]]) -> ev.Event | None:
+        """Under the house rule, sometimes someone holding the top card's twin jumps in."""
+        if not self.rules.jump_in or self.random.random() >= 0.3:
+            return None
+        names = self.names
+        state = self.engine.state
+        jumpers = [
+            (name, card) for name, cards in plays.items() if name not in (names[seat], names[state.next_player(seat)]) for card in cards
+        ]
+        if not jumpers:
+            return None
+        name, card = self.random.choice(jumpers)
+        return self._play_event(line, names.index(name), card)
 
     def _turn(self, line: int, seat: int, playable: list[Card]) -> ev.Event:
         rng = self.random
