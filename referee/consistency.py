@@ -14,8 +14,9 @@ Only ``check`` on a log with a public round imports this module (and z3).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import z3
 
@@ -110,57 +111,68 @@ class Solver:
         return flag
 
     def _claims(self, fact: Fact) -> Iterable[str]:
-        if isinstance(fact, Refill):
-            counts = [0] * len(self.deck.types)
-            for k in fact.known:
-                counts[k] += 1
-            pile = [self._declare(f"p{fact.id}_{k}") for k in self.types]
-            self.supply[fact.id] = pile
-            self.epochs[fact.id] = fact.id
-            for k in self.types:
-                yield f"(= {pile[k]} {_plus([self._sum(fact.terms, k), str(counts[k])])})"
-        elif isinstance(fact, Put):
-            self.epochs[fact.id] = self.epochs[fact.pile]
-        elif isinstance(fact, Batch):
-            allowed: Sequence[int] = self.types if fact.types is None else fact.types
-            whole = True  # a variable for every type the batch may hold: it has no remainder
-            if self.relevant is not None:
-                mentioned = self.relevant.get(fact.id, frozenset())
-                every = len(allowed)
-                allowed = [k for k in allowed if k in mentioned]
-                whole = len(allowed) == every
-            vector = {k: self._declare(f"n{fact.id}_{k}") for k in allowed}
-            self.vectors[fact.id] = vector
-            self.epochs[fact.id] = self.epochs[fact.pile]
-            for variable in vector.values():
-                yield f"(>= {variable} 0)"
-            total = _plus(list(vector.values()))
-            yield f"(= {total} {fact.size})" if whole else f"(<= {total} {fact.size})"
-        elif isinstance(fact, Pick):
-            vector = {k: self._declare(f"z{fact.id}_{k}") for k in fact.types}
-            self.vectors[fact.id] = vector
-            for k, variable in vector.items():
-                yield f"(>= {variable} 0)"
-                yield f"(<= {variable} {self._sum(fact.hand, k)})"
-            yield f"(= {_plus(list(vector.values()))} 1)"
-        elif isinstance(fact, Same):
-            pick, batch = self.vectors[fact.pick], self.vectors[fact.batch]
-            for k in sorted(set(pick) | set(batch)):
-                yield f"(= {pick.get(k, '0')} {batch.get(k, '0')})"
-        elif isinstance(fact, Fixed):
-            yield f"(= {self.vectors[fact.pick].get(fact.type, '0')} 1)"
-        elif isinstance(fact, Held):
-            total = self._total(fact.hand, fact.types)
-            yield f"(>= {total} 1)" if fact.held else f"(= {total} 0)"
-        elif isinstance(fact, Shown):
-            for types, count in fact.groups:
-                if count or self.relevant is None:
-                    yield f"(= {self._total(fact.hand, types)} {count})"
-            if self.relevant is not None:  # every card of the hand is shown: no batch in it keeps a remainder
-                for term, coef in fact.hand:
-                    held = self.batches.get(term)
-                    if coef > 0 and held is not None:
-                        yield f"(= {_plus(list(self.vectors[term].values()))} {held.size})"
+        """What ``fact`` asserts, in SMT-LIB: each kind of fact has its own method (``_FACT_CLAIMS``)."""
+        return _FACT_CLAIMS[type(fact)](self, fact)
+
+    def _refill(self, fact: Refill) -> Iterator[str]:
+        counts = [0] * len(self.deck.types)
+        for k in fact.known:
+            counts[k] += 1
+        pile = [self._declare(f"p{fact.id}_{k}") for k in self.types]
+        self.supply[fact.id] = pile
+        self.epochs[fact.id] = fact.id
+        for k in self.types:
+            yield f"(= {pile[k]} {_plus([self._sum(fact.terms, k), str(counts[k])])})"
+
+    def _put(self, fact: Put) -> Iterator[str]:
+        self.epochs[fact.id] = self.epochs[fact.pile]
+        yield from ()
+
+    def _batch(self, fact: Batch) -> Iterator[str]:
+        allowed: Sequence[int] = self.types if fact.types is None else fact.types
+        whole = True  # a variable for every type the batch may hold: it has no remainder
+        if self.relevant is not None:
+            mentioned = self.relevant.get(fact.id, frozenset())
+            every = len(allowed)
+            allowed = [k for k in allowed if k in mentioned]
+            whole = len(allowed) == every
+        vector = {k: self._declare(f"n{fact.id}_{k}") for k in allowed}
+        self.vectors[fact.id] = vector
+        self.epochs[fact.id] = self.epochs[fact.pile]
+        for variable in vector.values():
+            yield f"(>= {variable} 0)"
+        total = _plus(list(vector.values()))
+        yield f"(= {total} {fact.size})" if whole else f"(<= {total} {fact.size})"
+
+    def _pick(self, fact: Pick) -> Iterator[str]:
+        vector = {k: self._declare(f"z{fact.id}_{k}") for k in fact.types}
+        self.vectors[fact.id] = vector
+        for k, variable in vector.items():
+            yield f"(>= {variable} 0)"
+            yield f"(<= {variable} {self._sum(fact.hand, k)})"
+        yield f"(= {_plus(list(vector.values()))} 1)"
+
+    def _same(self, fact: Same) -> Iterator[str]:
+        pick, batch = self.vectors[fact.pick], self.vectors[fact.batch]
+        for k in sorted(set(pick) | set(batch)):
+            yield f"(= {pick.get(k, '0')} {batch.get(k, '0')})"
+
+    def _fixed(self, fact: Fixed) -> Iterator[str]:
+        yield f"(= {self.vectors[fact.pick].get(fact.type, '0')} 1)"
+
+    def _held(self, fact: Held) -> Iterator[str]:
+        total = self._total(fact.hand, fact.types)
+        yield f"(>= {total} 1)" if fact.held else f"(= {total} 0)"
+
+    def _shown(self, fact: Shown) -> Iterator[str]:
+        for types, count in fact.groups:
+            if count or self.relevant is None:
+                yield f"(= {self._total(fact.hand, types)} {count})"
+        if self.relevant is not None:  # every card of the hand is shown: no batch in it keeps a remainder
+            for term, coef in fact.hand:
+                held = self.batches.get(term)
+                if coef > 0 and held is not None:
+                    yield f"(= {_plus(list(self.vectors[term].values()))} {held.size})"
 
     def _pile_bound(self, facts: Sequence[Fact]) -> z3.BoolRef:
         """A flag that bounds the cards ``facts``' batches take from each draw pile by what it holds (the deck, or a
@@ -265,6 +277,19 @@ class Solver:
         failing = next((fact for fact in base if f"f{fact.id}" in core), base[-1])
         reasons = tuple(next(fact for fact in prefix if fact.line == kept) for kept in keep)
         return failing, reasons
+
+
+# Each kind of fact's assertions (``Solver._claims``); the facts are records of the hidden-state model (referee.hidden).
+_FACT_CLAIMS: dict[type, Callable[[Solver, Any], Iterator[str]]] = {
+    Refill: Solver._refill,
+    Put: Solver._put,
+    Batch: Solver._batch,
+    Pick: Solver._pick,
+    Same: Solver._same,
+    Fixed: Solver._fixed,
+    Held: Solver._held,
+    Shown: Solver._shown,
+}
 
 
 def _plus(parts: list[str]) -> str:

@@ -14,35 +14,19 @@ def _players(players: list[int]) -> str:
 
 
 def render_text(result: dict[str, Any]) -> list[str]:
+    """One spec's proof as lines for a terminal: each invariant and claim, the gaps, the totals."""
     lines = [f"{result['spec']} ({result['name']})"]
     for heading, outcomes in (("invariants", result["invariants"]), ("claims", result.get("claims", []))):
         if outcomes:
             lines.append(f" {heading}:")
         for outcome in outcomes:
-            extra = ""
-            if outcome.status is Status.REFUTED:
-                extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
-            lines.append(f"  {outcome.id:<28} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}")
-            if outcome.detail and (outcome.status is not Status.PROVED or heading == "invariants" or getattr(outcome, "withdrawn", "")):
-                lines.append(f"    {outcome.detail}")
-            if outcome.status is Status.REFUTED and outcome.source:
-                lines.append(f"    {'the spec' if outcome.restated else 'the rulebook'}: {outcome.source}")
-            if outcome.counterexample:
-                lines.append("    counterexample:")
-                lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+            lines += _outcome_lines(outcome, heading)
     if result.get("claims_file") is False and result.get("invariants"):
         lines.append(
             f" claims: none: game '{result.get('game')}' has no claims file (specs/claims/{result.get('game')}.yml); "
             "only the invariants were proved (a copy of a shipped spec keeps its 'game' line)"
         )
-    if result["gaps"]:
-        lines.append(" gaps:")
-    for gap in result["gaps"]:
-        state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
-        if gap["closed"] and not gap.get("reachable", True):
-            state = "does not arise in this game"
-        needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
-        lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
+    lines += _gap_lines(result["gaps"])
     outcomes = [*result["invariants"], *result.get("claims", [])]
     counts = {status: sum(1 for o in outcomes if o.status == status) for status in Status}
     open_gaps = sum(1 for gap in result["gaps"] if not gap["closed"])
@@ -50,6 +34,34 @@ def render_text(result: dict[str, Any]) -> list[str]:
         f" total: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} refuted, {counts[Status.UNKNOWN]} unknown, "
         f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.get('seconds', 0.0):.3f} s"
     )
+    return lines
+
+
+def _outcome_lines(outcome: Any, heading: str) -> list[str]:
+    """An invariant or a claim: its status and time, why (unless a plain proof of a claim), its source if refuted,
+    and the counterexample."""
+    extra = ""
+    if outcome.status is Status.REFUTED:
+        extra = f"  (fails for {', '.join(map(str, outcome.refuted_for))} players)" if outcome.refuted_for else ""
+    lines = [f"  {outcome.id:<28} {outcome.status:<8} {_players(outcome.players):<14} {outcome.seconds:7.3f} s{extra}"]
+    if outcome.detail and (outcome.status is not Status.PROVED or heading == "invariants" or getattr(outcome, "withdrawn", "")):
+        lines.append(f"    {outcome.detail}")
+    if outcome.status is Status.REFUTED and outcome.source:
+        lines.append(f"    {'the spec' if outcome.restated else 'the rulebook'}: {outcome.source}")
+    if outcome.counterexample:
+        lines.append("    counterexample:")
+        lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+    return lines
+
+
+def _gap_lines(gaps: list[dict[str, Any]]) -> list[str]:
+    lines = [" gaps:"] if gaps else []
+    for gap in gaps:
+        state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
+        if gap["closed"] and not gap.get("reachable", True):
+            state = "does not arise in this game"
+        needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
+        lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
     return lines
 
 
