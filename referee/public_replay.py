@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee import events as ev
 from referee.compiler import Rules
@@ -19,6 +20,9 @@ from referee.engine import Engine
 from referee.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.state import Dispute, Snapshot
 from referee.verdicts import Diagnostic, HiddenAnswer
+
+if TYPE_CHECKING:  # the solver (z3) is imported only when a public round is judged
+    from referee.consistency import Oracle
 
 MAX_BRANCHES = 256  # live replays of a round kept at once (more: the round is undetermined unless one is consistent)
 MAX_DEAD = 256  # replays a line ruled out kept for the judgement, the latest first (each holds one state copy)
@@ -139,41 +143,55 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
     asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
     try:
         solver = Oracle(_hidden(first).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
-        for snapshot in branches.live:  # the common case first: one branch has an assignment for every fact
-            hidden = _hidden(snapshot)
-            facts = hidden.facts_list()
-            if solver.sat(facts):
-                outcome = Outcome(chosen=snapshot)
-                assignment = solver.model(facts)
-                if want_witness:
-                    outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
-                if want_answers:
-                    outcome.answers = _answers(solver, facts, hidden, assignment)
-                return outcome
+        chosen = _consistent_branch(branches, solver, want_witness, want_answers)
+        if chosen is not None:
+            return chosen
         if branches.dropped:  # a dropped branch might have had one: not a verdict to give
             raise Undetermined(f"more than {MAX_BRANCHES} ways the hidden cards can go")
-        # none has: the furthest line any branch reaches, a branch's reach being its first illegal line (a reason that
-        # needs no hidden card) or its first line without an assignment, whichever comes first
-        best = -1
-        found: list[tuple[Diagnostic | None, list[Fact], int | None]] = []
-        leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
-        leaves += sorted(((d.line, d, snapshot) for d, snapshot in branches.dead), key=lambda leaf: -leaf[0])
-        for limit, diagnostic, snapshot in leaves:
-            if limit < best:
-                continue  # it cannot reach further than a branch already judged
-            facts = _hidden(snapshot).facts_list()
-            unsat = solver.first_unsat(facts)
-            reach = limit if unsat is None else min(limit, unsat)
-            entry = (diagnostic if unsat is None or limit <= unsat else None, facts, unsat)
-            if reach > best:
-                best, found = reach, [entry]
-            elif reach == best:
-                found.append(entry)
+        best, found = _furthest(branches, solver)
         if best <= branches.dead_dropped:  # a replay dropped for memory might have reached as far: not a verdict to give
             raise Undetermined(f"more than {MAX_DEAD} replays ruled out to weigh")
         return Outcome(diagnostic=_failure(found, rule_of, solver))
     except Undetermined as why:
         return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
+
+
+def _consistent_branch(branches: Branches, solver: Oracle, want_witness: bool, want_answers: bool) -> Outcome | None:
+    """The common case first: the first branch with an assignment for every fact, with its witness and answers."""
+    for snapshot in branches.live:
+        hidden = _hidden(snapshot)
+        facts = hidden.facts_list()
+        if solver.sat(facts):
+            outcome = Outcome(chosen=snapshot)
+            assignment = solver.model(facts)
+            if want_witness:
+                outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
+            if want_answers:
+                outcome.answers = _answers(solver, facts, hidden, assignment)
+            return outcome
+    return None
+
+
+def _furthest(branches: Branches, solver: Oracle) -> tuple[int, list[tuple[Diagnostic | None, list[Fact], int | None]]]:
+    """No branch has an assignment: the furthest line any branch reaches, and the branches that reach it. A branch
+    reaches its first illegal line (a reason that needs no hidden card) or its first line without an assignment,
+    whichever comes first."""
+    best = -1
+    found: list[tuple[Diagnostic | None, list[Fact], int | None]] = []
+    leaves: list[tuple[int, Diagnostic | None, Snapshot]] = [(NEVER, None, snapshot) for snapshot in branches.live]
+    leaves += sorted(((d.line, d, snapshot) for d, snapshot in branches.dead), key=lambda leaf: -leaf[0])
+    for limit, diagnostic, snapshot in leaves:
+        if limit < best:
+            continue  # it cannot reach further than a branch already judged
+        facts = _hidden(snapshot).facts_list()
+        unsat = solver.first_unsat(facts)
+        reach = limit if unsat is None else min(limit, unsat)
+        entry = (diagnostic if unsat is None or limit <= unsat else None, facts, unsat)
+        if reach > best:
+            best, found = reach, [entry]
+        elif reach == best:
+            found.append(entry)
+    return best, found
 
 
 def _failure(found: list[tuple[Diagnostic | None, list[Fact], int | None]], rule_of: dict[str, str], solver: object) -> Diagnostic:
