@@ -507,7 +507,6 @@ def play(
       referee check match/
     """
     import json
-    import shlex
 
     from referee.compiler import load_rules
     from referee.host import Match, on_interrupt
@@ -525,25 +524,9 @@ def play(
     if not spec.min_players <= len(bots) <= spec.max_players:
         count = f"{len(bots)} bot{'' if len(bots) == 1 else 's'}"
         raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players (one bot each), not {count}")
-    commands: list[list[str]] = []
-    given: list[str | None] = []
-    for bot in bots:
-        named = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]{0,31})=(.*)", bot, re.DOTALL)  # NAME=COMMAND names the bot
-        try:
-            command = shlex.split(named.group(2) if named else bot)
-        except ValueError as error:
-            raise click.UsageError(f"bot '{errors.escape(bot)}': {error}") from None
-        if not command:
-            raise click.UsageError("a bot is a command line, not an empty string")
-        commands.append(command)
-        given.append(named.group(1) if named else None)
+    commands, given = _bot_commands(bots)
     shipped = shipped_spec_path(spec.name) == spec_path
-    prepare_output_folder(out_dir)
-    earlier = sorted(path.name for path in out_dir.iterdir() if path.name == "results.json" or path.name.startswith("game-"))
-    if earlier:  # a second match's logs beside a first's would be checked as one match
-        raise errors.InputError(
-            f"already holds a match ({earlier[0]}): give an empty or new folder", errors.Position(errors.escape(str(out_dir)))
-        )
+    _new_match_folder(out_dir)
     # a spec file is copied into the match folder, and the logs name the copy: the folder checks from anywhere
     spec_line = None if shipped else bundle_spec(spec_path, out_dir)
     if bot_stderr is not None:
@@ -1158,21 +1141,7 @@ def prove(
             raise click.UsageError("an empty name names no spec")
         paths.append(resolve_spec(name, None))
     loaded = [_load_rules(path) for path in paths]
-    for compiled in loaded:
-        spec = compiled.spec
-        if players is not None and not spec.min_players <= players <= spec.max_players:
-            raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
-    if invariant_id is not None:
-        from referee.proof.claims import game_claims
-
-        known = [i.id for i in invariants.invariants]
-        claim_ids = {claim.id for compiled in loaded for claim in game_claims(compiled)}
-        if invariant_id not in known and invariant_id not in claim_ids:
-            hint = errors.escape(errors.did_you_mean(invariant_id, [*known, *claim_ids]))
-            raise click.UsageError(
-                f"no invariant or claim '{errors.escape(invariant_id)}'{hint} (invariants: {', '.join(known)}; "
-                "claims: 'referee rules --claims --spec SPEC')"
-            )
+    _check_prove_request(loaded, players, invariant_id, [i.id for i in invariants.invariants])
     if declare:
         _declare(paths, loaded, players, timeout_ms)
     results = []
@@ -1196,6 +1165,55 @@ def prove(
     if Status.REFUTED in statuses or open_gaps:
         raise SystemExit(errors.EXIT_FINDINGS)
     raise SystemExit(errors.EXIT_INCONCLUSIVE if Status.UNKNOWN in statuses else errors.EXIT_CLEAN)
+
+
+def _check_prove_request(loaded: list[Any], players: int | None, invariant_id: str | None, known: list[str]) -> None:
+    """A player count that every spec asked about allows, and an invariant or claim id that exists."""
+    for compiled in loaded:
+        spec = compiled.spec
+        if players is not None and not spec.min_players <= players <= spec.max_players:
+            raise click.UsageError(f"spec {spec.name} is for {spec.min_players} to {spec.max_players} players, not {players}")
+    if invariant_id is not None:
+        from referee.proof.claims import game_claims
+
+        claim_ids = {claim.id for compiled in loaded for claim in game_claims(compiled)}
+        if invariant_id not in known and invariant_id not in claim_ids:
+            hint = errors.escape(errors.did_you_mean(invariant_id, [*known, *claim_ids]))
+            raise click.UsageError(
+                f"no invariant or claim '{errors.escape(invariant_id)}'{hint} (invariants: {', '.join(known)}; "
+                "claims: 'referee rules --claims --spec SPEC')"
+            )
+
+
+def _bot_commands(bots: tuple[str, ...]) -> tuple[list[list[str]], list[str | None]]:
+    """Each bot's command line, split as a shell would (nothing is run by a shell), and its name if given as NAME=."""
+    import shlex
+
+    commands: list[list[str]] = []
+    given: list[str | None] = []
+    for bot in bots:
+        named = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]{0,31})=(.*)", bot, re.DOTALL)  # NAME=COMMAND names the bot
+        try:
+            command = shlex.split(named.group(2) if named else bot)
+        except ValueError as error:
+            raise click.UsageError(f"bot '{errors.escape(bot)}': {error}") from None
+        if not command:
+            raise click.UsageError("a bot is a command line, not an empty string")
+        commands.append(command)
+        given.append(named.group(1) if named else None)
+    return commands, given
+
+
+def _new_match_folder(out_dir: Path) -> None:
+    """The match folder, made or checked; one that already holds a match is refused (its logs would mix)."""
+    from referee.inputs import prepare_output_folder
+
+    prepare_output_folder(out_dir)
+    earlier = sorted(path.name for path in out_dir.iterdir() if path.name == "results.json" or path.name.startswith("game-"))
+    if earlier:  # a second match's logs beside a first's would be checked as one match
+        raise errors.InputError(
+            f"already holds a match ({earlier[0]}): give an empty or new folder", errors.Position(errors.escape(str(out_dir)))
+        )
 
 
 @main.command()
