@@ -10,6 +10,7 @@ recorded as a ``Dispute`` for ``adjudicate``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from referee import effects
@@ -94,18 +95,7 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
     names = state.players
     seat, target = _parties(engine, event, "invalid-challenge", "challenge")
     penalty = state.penalties[0] if state.penalties else None
-    reason = ""
-    allowed: tuple[str, ...] = ()
-    if penalty is not None and penalty.started and penalty.wild_draw:
-        reason = f"{names[penalty.player]} has begun drawing the penalty: too late to challenge"
-    elif penalty is None or not penalty.challengeable:
-        reason = "no wild draw penalty is waiting to be challenged"
-    elif penalty.player != seat:
-        reason = f"only {names[penalty.player]}, who must draw, may challenge"
-        allowed = (names[penalty.player],)
-    elif penalty.played_by != target:
-        assert penalty.played_by is not None
-        reason = f"{event.target} did not play the wild draw card; {names[penalty.played_by]} did"
+    reason, allowed = _invalid_challenge(names, penalty, seat, target, event.target)
     if reason:
         _record(engine, event, Ruling.INVALID, rules.check_rules["challenge"].id, reason)
         raise Reject("invalid-challenge", "challenge", reason, allowed)
@@ -116,18 +106,8 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
     penalty.stack_kind = None  # a penalty a challenge produced is never stacked on
     penalty.ruled = True
     base_count = penalty.count
-    hidden = state.hidden
-    if hidden is not None and penalty.asked >= 0:
-        # a public round: the hands are hidden, so the record's next draw shows the ruling; each is a branch
-        guilty = engine.decide(2) == 0
-        penalty.guilty = guilty
-        question = hidden.questions[penalty.asked]
-        what = f"{event.target} held {'a' if guilty else 'no'} {question.colour} card ({'guilty' if guilty else 'innocent'})"
-        # the ruling is what the next draw line shows: the fact is that line's (Engine._draw_count)
-        hidden.ruling = Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what)
-        questions = list(hidden.questions)
-        questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
-        hidden.questions = tuple(questions)
+    if state.hidden is not None and penalty.asked >= 0:
+        _rule_unseen(engine, penalty, event)
     evidence = tuple(card.token for card in penalty.evidence)
     ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT
     outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
@@ -154,18 +134,12 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
             ruled=True,
         )
         state.penalties[0] = owed
-    if penalty.guilty and not evidence:
-        reason = f"{event.target} held a {penalty.colour_before} card, the colour in play (as the record's ruling shows)"
-    elif penalty.guilty:
-        reason = f"{event.target} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play"
-    else:
-        reason = f"{event.target} held no {penalty.colour_before} card"
     _record(
         engine,
         event,
         ruling,
         outcome.rule or rules.check_rules["challenge"].id,
-        reason,
+        _ruling_reason(penalty, event.target, evidence),
         Dispute.owed(names[drawer], base_count, penalty.until_colour, extra),
         evidence if penalty.guilty else (),
         loses_turn=drawer == seat and not outcome.challenger_plays,  # the challenger draws and does not play
@@ -173,6 +147,46 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
         then=names[next_turn],
     )
     engine.settle()
+
+
+def _invalid_challenge(
+    names: Sequence[str], penalty: Penalty | None, seat: int, target: int, target_name: str
+) -> tuple[str, tuple[str, ...]]:
+    """Why a challenge cannot be made now (empty: it can), and who could make it instead."""
+    if penalty is not None and penalty.started and penalty.wild_draw:
+        return f"{names[penalty.player]} has begun drawing the penalty: too late to challenge", ()
+    if penalty is None or not penalty.challengeable:
+        return "no wild draw penalty is waiting to be challenged", ()
+    if penalty.player != seat:
+        return f"only {names[penalty.player]}, who must draw, may challenge", (names[penalty.player],)
+    if penalty.played_by != target:
+        assert penalty.played_by is not None
+        return f"{target_name} did not play the wild draw card; {names[penalty.played_by]} did", ()
+    return "", ()
+
+
+def _rule_unseen(engine: Table, penalty: Penalty, event: ev.Challenge) -> None:
+    """A challenge in a public round: the hands are hidden, so the record's next draw shows the ruling; each ruling
+    is a branch, with the fact that the challenged hand held (or did not hold) the colour."""
+    hidden = engine.state.hidden
+    assert hidden is not None
+    guilty = engine.decide(2) == 0
+    penalty.guilty = guilty
+    question = hidden.questions[penalty.asked]
+    what = f"{event.target} held {'a' if guilty else 'no'} {question.colour} card ({'guilty' if guilty else 'innocent'})"
+    # the ruling is what the next draw line shows: the fact is that line's (Engine._draw_count)
+    hidden.ruling = Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what)
+    questions = list(hidden.questions)
+    questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
+    hidden.questions = tuple(questions)
+
+
+def _ruling_reason(penalty: Penalty, target_name: str, evidence: tuple[str, ...]) -> str:
+    if penalty.guilty and not evidence:
+        return f"{target_name} held a {penalty.colour_before} card, the colour in play (as the record's ruling shows)"
+    if penalty.guilty:
+        return f"{target_name} held {', '.join(evidence)} of {penalty.colour_before}, the colour in play"
+    return f"{target_name} held no {penalty.colour_before} card"
 
 
 def _record(

@@ -275,7 +275,19 @@ class Encoding:
         self.faces = {token: number for number, token in enumerate(sorted({face.token for card in rules.deck for face in card.faces}))}
         self.colours = {colour: number for number, colour in enumerate(sorted(set().union(*rules.side_colours)))}
         self.sides = rules.spec.side_names
-        n, t, f, deck = players, len(tokens), len(self.faces), float(len(rules.deck))
+        sizes = self._sizes(tokens)
+        self.parts: dict[str, slice] = {}
+        self.high: list[float] = []
+        for name, size, high in sizes:
+            self.parts[name] = slice(len(self.high), len(self.high) + size)
+            self.high += high
+        self.size = len(self.high)
+        self._offsets()
+
+    def _sizes(self, tokens: list[str]) -> list[tuple[str, int, list[float]]]:
+        """Each part's name, size and the highest value of each of its dimensions."""
+        rules = self.rules
+        n, t, f, deck = self.players, len(tokens), len(self.faces), float(len(rules.deck))
         copies = {token: float(sum(1 for card in rules.deck if card.token == token)) for token in tokens}  # a count's bound
         per_face = [float(sum(1 for card in rules.deck if face in {side.token for side in card.faces})) for face in self.faces]
         sizes: list[tuple[str, int, list[float]]] = [  # (name, size, the highest value of each dimension)
@@ -298,12 +310,11 @@ class Encoding:
                 ("backs", (n - 1) * f, per_face * (n - 1)),  # each other seat's hand as the table sees its back
                 ("draw_pile_back", f, [1.0] * f),  # the face on the back of the draw pile's top card (one-hot)
             ]
-        self.parts: dict[str, slice] = {}
-        self.high: list[float] = []
-        for name, size, high in sizes:
-            self.parts[name] = slice(len(self.high), len(self.high) + size)
-            self.high += high
-        self.size = len(self.high)
+        return sizes
+
+    def _offsets(self) -> None:
+        """Where each card, face and colour is written: read at every observation, so worked out once."""
+        n, f = self.players, len(self.faces)
         at = {name: part.start for name, part in self.parts.items()}
         self._hand = {token: at["hand"] + number for token, number in self.types.items()}
         self._discard = {token: at["discard_pile"] + number for token, number in self.types.items()}
@@ -315,7 +326,7 @@ class Encoding:
         self._to_act, self._optional, self._direction = at["to_act"], at["optional"], at["direction"]
         self._hand_sizes, self._scores, self._draw_pile = at["hand_sizes"], at["scores"], at["draw_pile"]
         self._owes, self._uno = at["owes"], at["uno"]
-        self._discards_seen: tuple[list[Card], list[int]] = ([], [0] * len(tokens))  # the pile last counted, its counts
+        self._discards_seen: tuple[list[Card], list[int]] = ([], [0] * len(self.types))  # the pile last counted, its counts
 
     def __reduce__(self) -> tuple[type[Encoding], tuple[Rules, int]]:
         return (Encoding, (self.rules, self.players))
