@@ -275,107 +275,121 @@ class LogReader:
     # -- header and round structure
 
     def _keyword_line(self, line: int, keyword: str, tokens: list[str]) -> ev.Event | None:
-        args = tokens[1:]
-        state = self._state
+        """A line that starts with a keyword: read by that keyword's method (``_KEYWORD_LINES``)."""
         if keyword in HEADER_KEYWORDS:
-            if state != _HEADER:
-                self._error(line, f"'{keyword}' belongs in the header, before the first round")
-                return None
-            if keyword in self._header_seen:
-                self._error(line, f"a second '{keyword}' line")
-                return None
-            self._header_seen.add(keyword)
-            if keyword == "players":
-                self._players_seen = True
-                names = tuple(args)
-                for name in names:
-                    if not self._check_name(line, name):
-                        return None
-                return ev.Players(line, names)
-            if keyword == "spec":
-                if len(args) != 1:
-                    return self._arity(line, "spec NAME")
-                self._spec_name = args[0]
-                return ev.SpecName(line, args[0])
-            if keyword == "deck":
-                self._deck = (line, args)  # read once the header has said which game it is
-                return None
+            return self._header_line(line, keyword, tokens[1:])
+        read = _KEYWORD_LINES.get(keyword)
+        if read is None:
+            self._error(line, f"'{_show(tokens[0])}' cannot start a line")
+            return None
+        return read(self, line, tokens[1:])
+
+    def _header_line(self, line: int, keyword: str, args: list[str]) -> ev.Event | None:
+        if self._state != _HEADER:
+            self._error(line, f"'{keyword}' belongs in the header, before the first round")
+            return None
+        if keyword in self._header_seen:
+            self._error(line, f"a second '{keyword}' line")
+            return None
+        self._header_seen.add(keyword)
+        if keyword == "players":
+            self._players_seen = True
+            names = tuple(args)
+            for name in names:
+                if not self._check_name(line, name):
+                    return None
+            return ev.Players(line, names)
+        if keyword == "spec":
             if len(args) != 1:
-                return self._arity(line, "target N")
-            if not _POSITIVE.fullmatch(args[0]):
-                self._error(line, f"target must be a whole number of at least 1, written plainly, not '{_show(args[0])}'")
-                return None
-            return ev.Target(line, int(args[0]))
-        if keyword == "round":
-            if state == _HEADER and not self._players_seen:
-                self._error(line, "'players' must come before the first round")
-            elif state in (_ROUND, _DEALER, _HANDS):
-                self._error(line, "a 'round' line before the previous round's setup is complete")
-            self._state = _ROUND
-            self._public = False
-            if len(args) != 1:
-                return self._arity(line, "round N")
-            if not _POSITIVE.fullmatch(args[0]):
-                self._error(line, f"a round number is a whole number of at least 1, not '{_show(args[0])}'")
-                return None
-            return ev.Round(line, int(args[0]))
-        if keyword == "dealer":
-            if state != _ROUND:
-                return self._misplaced(line, "dealer", "right after its 'round' line")
-            self._state = _DEALER
-            if len(args) != 1:
-                return self._arity(line, "dealer P")
-            return ev.Dealer(line, args[0]) if self._check_name(line, args[0]) else None
-        if keyword == "shuffle":
-            if state != _DEALER:
-                return self._misplaced(line, "shuffle", "right after the 'dealer' line")
-            self._state = _EVENTS
-            cards = self._cards(line, args)
-            return ev.Shuffle(line, cards) if cards is not None else None
-        if keyword == "hand":
-            if state not in (_DEALER, _HANDS) or self._public:
-                if self._public:
-                    return self._misplaced(line, "hand", "in an observed round: a public round's hands are hidden")
-                return self._misplaced(line, "hand", "after the 'dealer' line, before 'start'")
-            self._state = _HANDS
-            if not args:
-                return self._arity(line, "hand P C1 ... C7")
-            if not self._check_name(line, args[0]):
-                return None
-            cards = self._cards(line, args[1:])
-            return ev.Hand(line, args[0], cards) if cards is not None else None
-        if keyword == "public":
-            if state != _DEALER:
-                return self._misplaced(line, "public", "right after the 'dealer' line, in place of 'shuffle' or the 'hand' lines")
-            self._state = _HANDS
-            self._public = True
-            if args:
-                return self._arity(line, "public")
-            return ev.Public(line)
-        if keyword == "shows":
-            if not self._in_events(line, "shows"):
-                return None
-            if not args:
-                return self._arity(line, "shows P FACE ...")
-            if not self._check_name(line, args[0]):
-                return None
-            faces = self._faces(line, args[1:])
-            return ev.Shows(line, args[0], faces) if faces is not None else None
-        if keyword == "start":
-            if state not in (_DEALER, _HANDS, _STARTS):
-                return self._misplaced(line, "start", "after the 'hand' lines")
-            self._state = _STARTS
-            if len(args) != 1:
-                return self._arity(line, "start C")
-            cards = self._cards(line, args)
-            return ev.Start(line, cards[0]) if cards is not None else None
-        if keyword == "reshuffle":
-            if not self._in_events(line, "reshuffle"):
-                return None
-            cards = self._cards(line, args)
-            return ev.Reshuffle(line, cards) if cards is not None else None
-        self._error(line, f"'{_show(tokens[0])}' cannot start a line")
-        return None
+                return self._arity(line, "spec NAME")
+            self._spec_name = args[0]
+            return ev.SpecName(line, args[0])
+        if keyword == "deck":
+            self._deck = (line, args)  # read once the header has said which game it is
+            return None
+        if len(args) != 1:
+            return self._arity(line, "target N")
+        if not _POSITIVE.fullmatch(args[0]):
+            self._error(line, f"target must be a whole number of at least 1, written plainly, not '{_show(args[0])}'")
+            return None
+        return ev.Target(line, int(args[0]))
+
+    def _round_line(self, line: int, args: list[str]) -> ev.Event | None:
+        state = self._state
+        if state == _HEADER and not self._players_seen:
+            self._error(line, "'players' must come before the first round")
+        elif state in (_ROUND, _DEALER, _HANDS):
+            self._error(line, "a 'round' line before the previous round's setup is complete")
+        self._state = _ROUND
+        self._public = False
+        if len(args) != 1:
+            return self._arity(line, "round N")
+        if not _POSITIVE.fullmatch(args[0]):
+            self._error(line, f"a round number is a whole number of at least 1, not '{_show(args[0])}'")
+            return None
+        return ev.Round(line, int(args[0]))
+
+    def _dealer_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if self._state != _ROUND:
+            return self._misplaced(line, "dealer", "right after its 'round' line")
+        self._state = _DEALER
+        if len(args) != 1:
+            return self._arity(line, "dealer P")
+        return ev.Dealer(line, args[0]) if self._check_name(line, args[0]) else None
+
+    def _shuffle_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if self._state != _DEALER:
+            return self._misplaced(line, "shuffle", "right after the 'dealer' line")
+        self._state = _EVENTS
+        cards = self._cards(line, args)
+        return ev.Shuffle(line, cards) if cards is not None else None
+
+    def _hand_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if self._state not in (_DEALER, _HANDS) or self._public:
+            if self._public:
+                return self._misplaced(line, "hand", "in an observed round: a public round's hands are hidden")
+            return self._misplaced(line, "hand", "after the 'dealer' line, before 'start'")
+        self._state = _HANDS
+        if not args:
+            return self._arity(line, "hand P C1 ... C7")
+        if not self._check_name(line, args[0]):
+            return None
+        cards = self._cards(line, args[1:])
+        return ev.Hand(line, args[0], cards) if cards is not None else None
+
+    def _public_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if self._state != _DEALER:
+            return self._misplaced(line, "public", "right after the 'dealer' line, in place of 'shuffle' or the 'hand' lines")
+        self._state = _HANDS
+        self._public = True
+        if args:
+            return self._arity(line, "public")
+        return ev.Public(line)
+
+    def _shows_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if not self._in_events(line, "shows"):
+            return None
+        if not args:
+            return self._arity(line, "shows P FACE ...")
+        if not self._check_name(line, args[0]):
+            return None
+        faces = self._faces(line, args[1:])
+        return ev.Shows(line, args[0], faces) if faces is not None else None
+
+    def _start_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if self._state not in (_DEALER, _HANDS, _STARTS):
+            return self._misplaced(line, "start", "after the 'hand' lines")
+        self._state = _STARTS
+        if len(args) != 1:
+            return self._arity(line, "start C")
+        cards = self._cards(line, args)
+        return ev.Start(line, cards[0]) if cards is not None else None
+
+    def _reshuffle_line(self, line: int, args: list[str]) -> ev.Event | None:
+        if not self._in_events(line, "reshuffle"):
+            return None
+        cards = self._cards(line, args)
+        return ev.Reshuffle(line, cards) if cards is not None else None
 
     def _in_events(self, line: int, what: str) -> bool:
         if self._state in (_EVENTS, _STARTS):
@@ -417,72 +431,82 @@ class LogReader:
         return ev.Pass(line, tokens[0]) if len(tokens) == 2 else None
 
     def _event_line(self, line: int, player: str, verb: str, tokens: list[str]) -> ev.Event | None:
+        """A player's line (the slow path, which reports errors): read by its verb's method (``_VERB_LINES``)."""
         if not self._check_name(line, player):
             return None
         if not self._in_events(line, f"{player} {verb}"):
             return None
-        args = tokens[2:]
-        if verb == "plays":
-            if len(args) not in (1, 2):
-                return self._arity(line, "P plays CARD [COLOUR]")
-            card = args[0].lower()
-            if self._public and "/" in card:
-                self._error(line, f"'{_show(args[0])}' is a physical card: a public round's play names the face in play")
+        return _VERB_LINES[verb](self, line, player, verb, tokens[2:])
+
+    def _plays_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        if len(args) not in (1, 2):
+            return self._arity(line, "P plays CARD [COLOUR]")
+        card = args[0].lower()
+        if self._public and "/" in card:
+            self._error(line, f"'{_show(args[0])}' is a physical card: a public round's play names the face in play")
+            return None
+        if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
+            fixed = card.replace("_", "-")
+            hint = f" (did you mean '{fixed}'?)" if _FACE.fullmatch(fixed) or _CARD.fullmatch(fixed) else ""
+            self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
+            return None
+        if len(self._good_plays) < 10_000 and not self._public:
+            self._good_plays[args[0]] = card
+        colour = None
+        if len(args) == 2:
+            colour = args[1].lower()
+            if colour not in self._colours:
+                self._error(line, f"'{_show(args[1])}' is not a colour")
                 return None
-            if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
-                fixed = card.replace("_", "-")
-                hint = f" (did you mean '{fixed}'?)" if _FACE.fullmatch(fixed) or _CARD.fullmatch(fixed) else ""
-                self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
-                return None
-            if len(self._good_plays) < 10_000 and not self._public:
-                self._good_plays[args[0]] = card
-            colour = None
-            if len(args) == 2:
-                colour = args[1].lower()
-                if colour not in self._colours:
-                    self._error(line, f"'{_show(args[1])}' is not a colour")
-                    return None
-            return ev.Play(line, player, card, colour)
-        if verb == "draws":
-            if self._public:
-                if not args:
-                    return ev.Draw(line, player, ())
-                if len(args) != 1 or not _POSITIVE.fullmatch(args[0]):
-                    if len(args) == 1 and args[0] == "0":
-                        self._error(line, "a public draw is of at least 1 card: 'P draws N' (a bare 'P draws' when nothing is left)")
-                    else:
-                        self._error(line, f"a public round's draw is a count, not cards: 'P draws N', not '{_show(' '.join(args))}'")
-                    return None
-                return ev.DrawCount(line, player, int(args[0]))
+        return ev.Play(line, player, card, colour)
+
+    def _draws_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        if not self._public:
             cards = self._cards(line, args)
             return ev.Draw(line, player, cards) if cards is not None else None
-        if verb == "passes":
-            return ev.Pass(line, player) if not args else self._arity(line, "P passes")
-        if verb == "chooses":
-            if len(args) != 1:
-                return self._arity(line, "P chooses COLOUR")
-            colour = args[0].lower()
-            if colour not in self._colours:
-                self._error(line, f"'{_show(args[0])}' is not a colour")
-                return None
-            return ev.Choose(line, player, colour)
-        if verb == "calls":
-            if len(args) == 1 and args[0].lower() != "uno" and args[0].lower().strip("!.") == "uno":
-                self._error(line, f"'{_show(args[0])}' is written 'uno': the line is 'P calls uno'")
-                return None
-            if len(args) != 1 or args[0].lower() != "uno":
-                return self._arity(line, "P calls uno")
-            return ev.Call(line, player)
-        if verb in ("catches", "challenges", "swaps"):
-            if len(args) != 1:
-                return self._arity(line, f"P {verb} Q")
-            if not self._check_name(line, args[0]):
-                return None
-            if verb == "catches":
-                return ev.Catch(line, player, args[0])
-            if verb == "swaps":
-                return ev.Swap(line, player, args[0])
-            return ev.Challenge(line, player, args[0])
+        if not args:
+            return ev.Draw(line, player, ())
+        if len(args) != 1 or not _POSITIVE.fullmatch(args[0]):
+            if len(args) == 1 and args[0] == "0":
+                self._error(line, "a public draw is of at least 1 card: 'P draws N' (a bare 'P draws' when nothing is left)")
+            else:
+                self._error(line, f"a public round's draw is a count, not cards: 'P draws N', not '{_show(' '.join(args))}'")
+            return None
+        return ev.DrawCount(line, player, int(args[0]))
+
+    def _passes_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        return ev.Pass(line, player) if not args else self._arity(line, "P passes")
+
+    def _chooses_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        if len(args) != 1:
+            return self._arity(line, "P chooses COLOUR")
+        colour = args[0].lower()
+        if colour not in self._colours:
+            self._error(line, f"'{_show(args[0])}' is not a colour")
+            return None
+        return ev.Choose(line, player, colour)
+
+    def _calls_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        if len(args) == 1 and args[0].lower() != "uno" and args[0].lower().strip("!.") == "uno":
+            self._error(line, f"'{_show(args[0])}' is written 'uno': the line is 'P calls uno'")
+            return None
+        if len(args) != 1 or args[0].lower() != "uno":
+            return self._arity(line, "P calls uno")
+        return ev.Call(line, player)
+
+    def _names_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        """``P catches Q``, ``P challenges Q``, ``P swaps Q``: a verb and the player it is aimed at."""
+        if len(args) != 1:
+            return self._arity(line, f"P {verb} Q")
+        if not self._check_name(line, args[0]):
+            return None
+        if verb == "catches":
+            return ev.Catch(line, player, args[0])
+        if verb == "swaps":
+            return ev.Swap(line, player, args[0])
+        return ev.Challenge(line, player, args[0])
+
+    def _scores_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if len(args) != 1:
             return self._arity(line, "P scores N")
         if not _NATURAL.fullmatch(args[0]):
@@ -542,6 +566,31 @@ class LogReader:
 
 _WIDE_MARKS = ((b"\xff\xfe\x00\x00", "UTF-32LE"), (b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe", "UTF-16LE"), (b"\xfe\xff", "UTF-16BE"))
 _CONVERT = "iconv -f {0} -t UTF-8 game.log > game-utf8.log; in PowerShell: Get-Content game.log | Set-Content -Encoding utf8 game-utf8.log"
+
+
+# Each verb's reader of a player's line (``LogReader._event_line``).
+_VERB_LINES: dict[str, Callable[[LogReader, int, str, str, list[str]], ev.Event | None]] = {
+    "plays": LogReader._plays_line,
+    "draws": LogReader._draws_line,
+    "passes": LogReader._passes_line,
+    "chooses": LogReader._chooses_line,
+    "calls": LogReader._calls_line,
+    "catches": LogReader._names_line,
+    "challenges": LogReader._names_line,
+    "swaps": LogReader._names_line,
+    "scores": LogReader._scores_line,
+}
+# Each keyword line's reader (``LogReader._keyword_line``), the header's excepted.
+_KEYWORD_LINES: dict[str, Callable[[LogReader, int, list[str]], ev.Event | None]] = {
+    "round": LogReader._round_line,
+    "dealer": LogReader._dealer_line,
+    "shuffle": LogReader._shuffle_line,
+    "hand": LogReader._hand_line,
+    "public": LogReader._public_line,
+    "shows": LogReader._shows_line,
+    "start": LogReader._start_line,
+    "reshuffle": LogReader._reshuffle_line,
+}
 
 
 def wide_encoding(start: bytes) -> str | None:

@@ -151,3 +151,11 @@ def test_every_event_kind_is_written_as_it_is_read() -> None:
             assert [at_line(event, 0) for event in again] == [at_line(event, 0) for event in events]
             seen |= {type(event) for event in events}
     assert seen == set(typing.get_args(ev.Event))
+
+
+def test_every_verb_and_keyword_has_its_reader() -> None:
+    """The reader's lines are read by tables (a method per verb and per keyword): none is left out."""
+    from referee import log_reader
+
+    assert set(log_reader._VERB_LINES) == log_reader.VERBS
+    assert set(log_reader._KEYWORD_LINES) | log_reader.HEADER_KEYWORDS | {"uno"} == log_reader.KEYWORDS
