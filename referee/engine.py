@@ -321,6 +321,9 @@ class Engine:
     # -- playing
 
     def _play(self, event: ev.Play) -> None:
+        """A play, through the checks in their order: the card is known, the round is on, a penalty owed is stacked
+        on or drawn first, no colour or draw is pending, it is the player's turn (or a jump-in), the card is held
+        (after a draw: the card drawn), it matches, and a wild names a colour of the side."""
         state = self.state
         seat = state.seat.get(event.player)
         if seat is None:
@@ -332,35 +335,63 @@ class Engine:
             raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
         if state.phase is not PLAYING:
             legality.not_in_play(state)
-        stacked: Penalty | None = None
-        if state.penalties:
-            penalty = state.penalties[0]
-            if penalty.player == seat:
-                stacked = legality.stacking(self, seat, token, penalty)
-                if stacked is None:
-                    table = self.rules.stacking or {}
-                    kinds = sorted(table.get(penalty.stack_kind or "", ())) if not penalty.started and not penalty.ruled else []
-                    owes = f"{event.player} owes {penalty.describe()}"
-                    if kinds and 0 not in state.hand_sizes:
-                        message = f"{owes}: draw them, or stack a {' or a '.join(kinds)} on them"
-                    else:
-                        message = f"{owes} and must draw before playing"
-                    raise Reject("illegal-play", "penalty-owed", message, ("draws",))
-            else:
-                raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
+        stacked = self._owed_gate(seat, token, event.player) if state.penalties else None
         if state.choose_by is not None:
             legality.must_not_choose(state, seat, play=True)
         if state.drawing:
             self._draw_unfinished()
         jumped = False
         if stacked is None and state.turn != seat:
-            if self.rules.jump_in and legality.jumps_in(self, seat, token):
-                jumped = True  # play goes on from the jumper, as if it were their turn; the turn player's draw is over
-                state.drew = False
-                state.drawn_card = None
-            else:
-                legality.turn_gate(state, seat)
+            jumped = self._out_of_turn(seat, token)
         card = self.resolve_in_hand(seat, token)
+        self._drawn_gate(card, event.player)
+        face = card.faces[state.side]
+        same_colour = self._same_colour and face.colour is not None and face.colour == state.colour
+        if not same_colour and not self.matches(face):
+            playable = self.playable(seat)
+            shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
+            raise Reject("illegal-play", "match", f"{event.player} played {face} on {self._colour_text()}; playable: {shown}")
+        face_rules = self.rules.faces[face]
+        self._colour_gate(face, face_rules, event.colour)
+        if state.uno_player is not None:
+            self.close_window()
+        if jumped:
+            state.turn = seat
+        self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
+
+    def _owed_gate(self, seat: int, token: str, player: str) -> Penalty | None:
+        """A penalty is owed: its player may stack on it (the penalty passed on is returned), or must draw it first;
+        anyone else waits for it to be drawn."""
+        state = self.state
+        penalty = state.penalties[0]
+        if penalty.player != seat:
+            raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
+        stacked = legality.stacking(self, seat, token, penalty)
+        if stacked is not None:
+            return stacked
+        table = self.rules.stacking or {}
+        kinds = sorted(table.get(penalty.stack_kind or "", ())) if not penalty.started and not penalty.ruled else []
+        owes = f"{player} owes {penalty.describe()}"
+        if kinds and 0 not in state.hand_sizes:
+            message = f"{owes}: draw them, or stack a {' or a '.join(kinds)} on them"
+        else:
+            message = f"{owes} and must draw before playing"
+        raise Reject("illegal-play", "penalty-owed", message, ("draws",))
+
+    def _out_of_turn(self, seat: int, token: str) -> bool:
+        """A play out of turn: a jump-in under the house rule (play goes on from the jumper, and the turn player's
+        draw is over), else not this player's turn."""
+        state = self.state
+        if self.rules.jump_in and legality.jumps_in(self, seat, token):
+            state.drew = False
+            state.drawn_card = None
+            return True
+        legality.turn_gate(state, seat)
+        return False
+
+    def _drawn_gate(self, card: Card, player: str) -> None:
+        """After a draw only the card drawn may be played (in a public round that is a fact to record, not a check)."""
+        state = self.state
         hidden = state.hidden
         self._same_as = None
         if hidden is not None and state.drew and hidden.drawn is not None:
@@ -370,34 +401,22 @@ class Engine:
             raise Reject(
                 "illegal-play",
                 "drawn-card-only",
-                f"after drawing, {event.player} may play only the card drawn ({drawn if drawn else 'none was drawn'})",
+                f"after drawing, {player} may play only the card drawn ({drawn if drawn else 'none was drawn'})",
                 (drawn.token,) if drawn else (),
             )
-        face = card.faces[state.side]
-        same_colour = self._same_colour and face.colour is not None and face.colour == state.colour
-        if not same_colour and not self.matches(face):
-            playable = self.playable(seat)
-            shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
-            raise Reject(
-                "illegal-play",
-                "match",
-                f"{event.player} played {face} on {self._colour_text()}; playable: {shown}",
-            )
-        face_rules = self.rules.faces[face]
+
+    def _colour_gate(self, face: Face, face_rules: FaceRules, colour: str | None) -> None:
+        """A wild names one of its side's colours; any other card names none."""
+        state = self.state
         colours = self.rules.side_colours[state.side]
         if face_rules.choose_colour:
-            if event.colour is None:
+            if colour is None:
                 raise Reject("bad-colour", "wild-colour", f"{face} needs a colour: one of {', '.join(sorted(colours))}")
-            if event.colour not in colours:
+            if colour not in colours:
                 side_name = self.rules.spec.side_names[state.side]
-                raise Reject("bad-colour", "wild-colour", f"{event.colour} is not a colour of the {side_name} side")
-        elif event.colour is not None:
+                raise Reject("bad-colour", "wild-colour", f"{colour} is not a colour of the {side_name} side")
+        elif colour is not None:
             raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
-        if state.uno_player is not None:
-            self.close_window()
-        if jumped:
-            state.turn = seat
-        self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
@@ -422,10 +441,7 @@ class Engine:
             evidence = tuple(sorted((c for c in hand if c.faces[side].colour == colour_before), key=lambda c: c.token))
             held = bool(evidence)
         if state.hand_sizes[seat] == 1:
-            state.uno_player = seat
-            state.uno_line = line
-            state.uno_called = False
-            state.uno_caught = False
+            self._open_window(seat, line)
         state.colour = colour if face_rules.choose_colour else face_rules.face.colour
         extra = 0
         if stacked is not None:
@@ -452,13 +468,24 @@ class Engine:
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
         elif state.hand_sizes[seat] and face_rules.face.number is not None:
-            number = face_rules.face.number
-            if number == 7 and self.rules.seven_swaps:
-                state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
-            elif number == 0 and self.rules.zero_rotates:
-                self.rotate_hands()
+            self._seven_or_zero(seat, face_rules.face.number)
         if state.penalties:
             self.settle()
+
+    def _open_window(self, seat: int, line: int) -> None:
+        """A play to one card opens the UNO window: until the next player acts, the player may say UNO or be caught."""
+        state = self.state
+        state.uno_player = seat
+        state.uno_line = line
+        state.uno_called = False
+        state.uno_caught = False
+
+    def _seven_or_zero(self, seat: int, number: int) -> None:
+        """The house rules on a 7 (the player names whom to swap hands with) and a 0 (every hand passes on)."""
+        if number == 7 and self.rules.seven_swaps:
+            self.state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
+        elif number == 0 and self.rules.zero_rotates:
+            self.rotate_hands()
 
     def _hidden_play(self, seat: int, card: Card, line: int) -> None:
         """A play from a hidden hand: one card showing the face leaves it (a pick), and goes on the discard pile."""
