@@ -21,6 +21,7 @@ from referee.engine import PLAYING, Engine, GameState
 from referee.errors import RefereeError, escape
 from referee.log_reader import PAIRS, CardForm, LogReader
 from referee.log_writer import format_event
+from referee.state import Penalty
 
 _EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Swap, ev.Reshuffle, ev.Score)
 _ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card
@@ -149,49 +150,39 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         if result is None:
             return []
         return [Move(ev.Score(0, names[seat], engine.round_points(seat, result))) for seat in range(len(names))]
-    moves: list[Move] = []
     if state.swap_by is not None:  # seven swaps: the 7's player may say UNO, then names whom to swap with
-        swapper = names[state.swap_by]
-        if state.uno_player == state.swap_by and not state.uno_called:
-            moves.append(_made(ev.Call, swapper))
-        return moves + [_made(ev.Swap, swapper, other) for other in names if other != swapper]
+        return _swaps(engine)
     penalty = state.penalties[0] if state.penalties else None
-    reshuffle = []
-    if state.draw_pile_size() == 0:  # a reshuffle that moves no card is legal to push, but changes nothing
-        rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
-        if rest:
-            reshuffle.append(Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ())))
+    reshuffle = _reshuffle(engine)
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
         return reshuffle or _draws(engine, penalty.player, draw_cards)
+    moves: list[Move] = []
     window = state.uno_player
     if window is not None and not state.uno_called and not state.uno_caught:  # a second call is legal, and changes nothing
         moves.append(_made(ev.Call, names[window]))
         moves += [_made(ev.Catch, names[seat], names[window]) for seat in range(len(names)) if seat != window]
     moves += reshuffle
     if penalty is not None:
-        owner = penalty.player
-        if state.draw_pile_size() > 0 or not engine.can_reshuffle():
-            moves += _draws(engine, owner, draw_cards)
-        if penalty.challengeable and not penalty.started and penalty.played_by is not None:
-            moves.append(_made(ev.Challenge, names[owner], names[penalty.played_by]))
-        if engine.rules.stacking:  # the plays that pass the penalty on: the engine's own test (legality.stacking)
-            for card in sorted(state.hands[owner], key=lambda card: card.token):
-                if legality.stacking(engine, owner, card.token, penalty) is not None:
-                    moves += _plays(engine, owner, card)
-        return moves
+        return moves + _owed(engine, penalty, draw_cards)
     if state.choose_by is not None:
         colours = sorted(engine.rules.side_colours[state.side])
         return moves + [_made(ev.Choose, names[state.choose_by], colour) for colour in colours]
+    return moves + _turn(engine, draw_cards)
+
+
+def _turn(engine: Engine, draw_cards: bool) -> list[Move]:
+    """The turn: a draw going on (draw until playable); after a draw, the card drawn or a pass, and the next
+    player's moves (which end the turn); else the player's plays and draw; and anyone's jump-ins."""
+    state = engine.state
     seat = state.turn
+    moves: list[Move] = []
     if state.drawing:  # draw until playable: the draw goes on (after a reshuffle when the pile is empty)
-        if state.draw_pile_size() > 0:
-            moves += _draws(engine, seat, draw_cards)
-        return moves
+        return _draws(engine, seat, draw_cards) if state.draw_pile_size() > 0 else moves
     if state.drew:
         drawn = state.drawn_card
         if drawn is not None and drawn in state.hands[seat] and _matches(engine, drawn):
             moves += _plays(engine, seat, drawn)
-        moves.append(_made(ev.Pass, names[seat]))
+        moves.append(_made(ev.Pass, state.players[seat]))
         seat = state.next_player(seat)  # the turn ends when the next player moves
     for card in _playable(engine, state.hands[seat]):
         moves += _plays(engine, seat, card)
@@ -199,6 +190,44 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         moves += _draws(engine, seat, draw_cards)
     if engine.rules.jump_in:
         moves += _jump_ins(engine, {state.turn, seat})
+    return moves
+
+
+def _swaps(engine: Engine) -> list[Move]:
+    """After a 7 under seven swaps: its player may say UNO, then names whom to swap hands with."""
+    state = engine.state
+    names = state.players
+    swapper = names[state.swap_by]  # type: ignore[index]
+    moves = [_made(ev.Call, swapper)] if state.uno_player == state.swap_by and not state.uno_called else []
+    return moves + [_made(ev.Swap, swapper, other) for other in names if other != swapper]
+
+
+def _reshuffle(engine: Engine) -> list[Move]:
+    """The reshuffle, when the draw pile is empty and the discard pile has cards to give (one that moves no card is
+    legal to push, but changes nothing, so it is not listed)."""
+    state = engine.state
+    if state.draw_pile_size() != 0:
+        return []
+    rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
+    if not rest:
+        return []
+    return [Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.full_mode else ()))]
+
+
+def _owed(engine: Engine, penalty: Penalty, draw_cards: bool) -> list[Move]:
+    """A penalty owed: its player draws, challenges the wild draw card, or (stacking) passes it on."""
+    state = engine.state
+    names = state.players
+    owner = penalty.player
+    moves: list[Move] = []
+    if state.draw_pile_size() > 0 or not engine.can_reshuffle():
+        moves += _draws(engine, owner, draw_cards)
+    if penalty.challengeable and not penalty.started and penalty.played_by is not None:
+        moves.append(_made(ev.Challenge, names[owner], names[penalty.played_by]))
+    if engine.rules.stacking:  # the plays that pass the penalty on: the engine's own test (legality.stacking)
+        for card in sorted(state.hands[owner], key=lambda card: card.token):
+            if legality.stacking(engine, owner, card.token, penalty) is not None:
+                moves += _plays(engine, owner, card)
     return moves
 
 

@@ -108,7 +108,6 @@ class Replay:
         return verdict
 
     def run(self, stream: BinaryIO) -> FileVerdict:
-        verdict = self.verdict
         reader = self.reader
         header: list[ev.Event] = []
         stopped = False
@@ -129,28 +128,37 @@ class Replay:
                 if not self._start(header):
                     stopped = True
                     continue
-            if self.stop_at_line is not None and event.line >= self.stop_at_line:
-                self.stopped_event = event
-                stopped = True
-                continue
-            assert self.engine is not None
-            if self.on_event is not None:
-                self.on_event(self.engine, event)
-            diagnostic = self._apply(event)
-            if self.halted:
-                stopped = True
-                continue
-            if self.after_event is not None:
-                self.after_event(self.engine, event, diagnostic)
-            if diagnostic is not None:
-                verdict.errors.append(diagnostic)
-                stopped = diagnostic.code not in self.continue_after
+            stopped = self._watched(event)
         if self.engine is None and not stopped and not reader.errors and header:
             self._start(header)
         if self.branches is not None and not reader.errors and not stopped:
             diagnostic = self._judge()
             if diagnostic is not None:
-                verdict.errors.append(diagnostic)
+                self.verdict.errors.append(diagnostic)
+        return self._verdict()
+
+    def _watched(self, event: ev.Event) -> bool:
+        """One event replayed for a caller who watches (``explain``, ``view``, a stop line): whether to stop here."""
+        assert self.engine is not None
+        if self.stop_at_line is not None and event.line >= self.stop_at_line:
+            self.stopped_event = event
+            return True
+        if self.on_event is not None:
+            self.on_event(self.engine, event)
+        diagnostic = self._apply(event)
+        if self.halted:
+            return True
+        if self.after_event is not None:
+            self.after_event(self.engine, event, diagnostic)
+        if diagnostic is not None:
+            self.verdict.errors.append(diagnostic)
+            return diagnostic.code not in self.continue_after
+        return False
+
+    def _verdict(self) -> FileVerdict:
+        """The verdict once the log is read: its syntax errors alone if it has any, else the engine's findings, with
+        the rules they cite."""
+        verdict, reader = self.verdict, self.reader
         verdict.lines = reader.lines
         if reader.errors:
             verdict.input_error = None
