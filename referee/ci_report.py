@@ -21,7 +21,6 @@ from xml.sax.saxutils import quoteattr
 from referee.errors import escape
 from referee.verdicts import FileVerdict
 
-CI_FORMATS = ("junit", "sarif", "github")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 Write = Callable[[str], None]
 

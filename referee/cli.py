@@ -1,4 +1,6 @@
-"""The command line: a thin click layer over the library.
+"""The command line: each command's options, help, output and exit status, wired to the library that does the work
+(the replay, the prover, the host, the page). Heavy modules are imported inside the command that needs them, so that
+``referee check`` starts without the prover or the host.
 
 Every command reads its inputs the same way (``referee.inputs``): a log is a
 file, a folder or ``-``; ``--spec`` is a shipped name or a path. Exit codes:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee import effects
 from referee import events as ev
-from referee.cards import Card, FaceClass
+from referee.cards import Card
 from referee.compiler import Rules
 from referee.hidden import HiddenDeck, HiddenState, Put, Refill
 from referee.legality import Reject, why_unknown
@@ -270,7 +270,7 @@ def turn_up(engine: Table, card: Card) -> None:
         engine.flip(face_rules)
         face = state.top_face()  # type: ignore[assignment]
         dealt = rules.spec.hand_size  # every hand is full at the start
-        flipped = effects.after_flip(face.colour, face.face_class is FaceClass.WILD, dealt, True, effects.every)
+        flipped = effects.after_flip(face.colour, face.is_wild, dealt, True, effects.every)
         state.colour = flipped.colour
         if flipped.names:
             state.choose_by = chooser

@@ -31,7 +31,7 @@ from collections import Counter
 
 from referee import deal, disputes, effects, legality, scoring
 from referee import events as ev
-from referee.cards import Card, Face, FaceClass
+from referee.cards import Card, Face
 from referee.compiler import FaceRules, Rules
 from referee.hidden import Batch, Fixed, Pick, Question, Refill, Same, Shown, hand_story, is_unseen, term_add
 from referee.legality import Reject
@@ -589,7 +589,7 @@ class Engine:
             self.flip(face_rules)
             top = state.top_face()
             assert top is not None
-            uncovered_wild = top.face_class is FaceClass.WILD
+            uncovered_wild = top.is_wild
             flipped = effects.after_flip(top.colour, uncovered_wild, state.hand_sizes[seat], rules.flip_chooser != "nobody", effects.every)
             state.colour = flipped.colour
             if flipped.names:

@@ -114,12 +114,6 @@ class SpecError(RefereeError):
         return "\n".join(lines)
 
 
-class ProofInconclusive(RefereeError):
-    """The solver answered unknown or ran out of time: never reported as proved."""
-
-    exit_code = EXIT_INCONCLUSIVE
-
-
 class IllegalMove(RefereeError, ValueError):
     """A move the rules do not allow, pushed onto a ``referee.Game``: its ``diagnostic`` says why (code, rule, message,
     the moves allowed instead). The game is left exactly as it was."""
@@ -135,12 +129,6 @@ class IllegalMove(RefereeError, ValueError):
     def __reduce__(self) -> tuple[type[IllegalMove], tuple[str, object]]:
         """Pickled as its move and diagnostic (an exception pickles its message alone by default)."""
         return (IllegalMove, (self.move, self.diagnostic))
-
-
-class InternalError(RefereeError):
-    """A bug in the referee; the CLI prints one line and suggests ``--debug``."""
-
-    exit_code = EXIT_INTERNAL
 
 
 def did_you_mean(word: str, choices: frozenset[str] | list[str] | set[str], most: int = 1) -> str:

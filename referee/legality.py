@@ -56,7 +56,7 @@ def match_test(state: GameState, rules: Rules) -> Callable[[Face], bool]:
     action_kind = top.kind if top is not None and top.face_class is FaceClass.ACTION else None
 
     def test(face: Face) -> bool:
-        if face.face_class is FaceClass.WILD:
+        if face.is_wild:
             return wild_always
         if same_colour and face.colour == colour:
             return True
@@ -249,6 +249,6 @@ def jumps_in(engine: Table, seat: int, token: str) -> bool:
     no colour to choose, no swap due, no draw going on)."""
     state = engine.state
     top = state.top_face()
-    if top is None or top.face_class is FaceClass.WILD:
+    if top is None or top.is_wild:
         return False
     return any(card.faces[state.side] == top for card in named_in_hand(engine, seat, token))

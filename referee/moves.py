@@ -16,7 +16,7 @@ from typing import cast
 
 from referee import events as ev
 from referee import legality
-from referee.cards import Card, FaceClass
+from referee.cards import Card
 from referee.engine import PLAYING, Engine, GameState
 from referee.errors import RefereeError, escape
 from referee.log_reader import PAIRS, CardForm, LogReader
@@ -235,7 +235,7 @@ def _jump_ins(engine: Engine, excluded: set[int]) -> list[Move]:
     """Jump-ins (house rule jump-in): every other player's cards identical to the top card (never a wild)."""
     state = engine.state
     top = state.top_face()
-    if top is None or top.face_class is FaceClass.WILD:
+    if top is None or top.is_wild:
         return []
     moves: list[Move] = []
     for seat in range(len(state.players)):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from referee import events as ev
-from referee.cards import Card, FaceClass
+from referee.cards import Card
 from referee.compiler import Rules
 from referee.deal import deal_order
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
@@ -275,7 +275,7 @@ class Simulator:
         if bluffs and rng.random() < 0.15:
             return self._play_event(line, seat, rng.choice(bluffs))
         if honest and rng.random() < 0.92:
-            plain = [card for card in honest if card.faces[state.side].face_class is not FaceClass.WILD]
+            plain = [card for card in honest if not card.faces[state.side].is_wild]
             choice = rng.choice(plain if plain and rng.random() < 0.8 else honest)
             return self._play_event(line, seat, choice)
         return self._turn_draw(line, seat)

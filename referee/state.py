@@ -123,7 +123,8 @@ class Dispute:
 
 @dataclass(slots=True)
 class GameState:
-    """Where every card is and whose move it is. Owned and changed only by ``Engine``."""
+    """Where every card is and whose move it is. Owned by ``Engine``: changed by it and the parts it calls (deal,
+    effects, disputes, legality's gates); everything else only reads it."""
 
     players: tuple[str, ...] = ()
     seat: dict[str, int] = field(default_factory=dict)

@@ -16,7 +16,6 @@ from typing import Any
 
 from referee import events as ev
 from referee.adjudicate import adjudicate
-from referee.cards import FaceClass
 from referee.compiler import FaceRules, Rules
 from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import InputError, Position
@@ -54,7 +53,7 @@ def symbol(face_rules: FaceRules) -> str:
     face = face_rules.face
     if face.number is not None:
         return str(face.number)
-    wild = "W" if face.face_class is FaceClass.WILD else ""
+    wild = "W" if face.is_wild else ""
     draw = "+C" if face_rules.draw_until_colour else f"+{face_rules.draw}" if face_rules.draw else ""
     turn = "\u21c4" if face_rules.reverse else ""
     turn += "\u2298\u2298" if face_rules.skip_everyone else "\u2298" * face_rules.skip if not face_rules.gives_penalty else ""

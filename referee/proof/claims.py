@@ -762,7 +762,7 @@ def matching_problem(claim: Claim, rules: Rules) -> str | None:
 
 
 def _claimed_match(figures: dict[str, Any], face: Face, top: Face, colour: str) -> bool:
-    if face.face_class is FaceClass.WILD:
+    if face.is_wild:
         return bool(figures["wild-always"])
     if figures["same-colour"] and face.colour == colour:
         return True
@@ -1102,7 +1102,7 @@ def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: st
 def _jump_ins(state: Any, top: Face, claimed: Any) -> list[tuple[int, Any, bool]]:
     """The jump-ins the seats could make now: (seat, card, whether the rulebook's value allows it)."""
     candidates: list[tuple[int, Any, bool]] = []
-    if not state.penalties and top.face_class is not FaceClass.WILD:
+    if not state.penalties and not top.is_wild:
         for seat in range(len(state.players)):
             if seat != state.turn and not (state.drew and seat == state.next_player(state.turn)):
                 candidates += [(seat, card, bool(claimed)) for card in state.hands[seat] if card.faces[state.side] == top]
@@ -1252,7 +1252,7 @@ def _challenge_step(claim: Claim, rules: Rules, previous: Before | None, engine:
     if isinstance(event, ev.Play) and previous is not None and state.discard_pile:
         face = state.discard_pile[-1].faces[previous.side]
         penalty = state.penalties[-1] if state.penalties else None
-        wild_draw = face.face_class is FaceClass.WILD and engine.rules.faces[face].gives_penalty  # faces are the engine's
+        wild_draw = face.is_wild and engine.rules.faces[face].gives_penalty  # faces are the engine's
         if wild_draw and penalty is not None and penalty.played_by == state.seat[event.player] and not penalty.challengeable:
             victim = state.players[penalty.player]
             return f"{event.player} played {face.token}, a wild draw card: the rulebook lets {victim} challenge it, the spec does not"
