@@ -44,7 +44,6 @@ CLAIM_FORMS = ("play", "start", "challenge", "catch", "points", "matching", "dec
 CLAIM_KEYS = ("id", "statement", "source", "if", "withdrawn", *CLAIM_FORMS)
 
 Schema = dict[str, Any]
-_OPTION_NEEDS = {False: ("value", "rule"), True: ("value",)}  # a house switch may leave out its rule: the loader adds it
 
 
 def _ref(name: str) -> Schema:
@@ -118,7 +117,7 @@ def _effect() -> Schema:
     return {"anyOf": forms, "description": "an effect: a name, or one name with an amount or settings"}
 
 
-def _kind() -> Schema:
+def _kind(required: tuple[str, ...] = ("class", "sides", "copies", "points", "rule", "start-rule", "at-start")) -> Schema:
     copies = {"anyOf": [_ref("number"), {"type": "object", "additionalProperties": _ref("number")}]}
     properties: dict[str, Schema] = {
         "class": _choice(("number", "action", "wild")),
@@ -133,7 +132,7 @@ def _kind() -> Schema:
         "spellings": _list_of(_ref("name")),
     }
     assert set(properties) == KIND_KEYS  # the vocabulary and the schema name the same keys
-    return _closed(properties, ("class", "sides", "copies", "points", "rule", "start-rule", "at-start"), "a kind of face")
+    return _closed(properties, required, "a kind of face")
 
 
 def _claim() -> Schema:
@@ -178,7 +177,7 @@ def _sections(partial: bool) -> dict[str, Schema]:
         name: _closed({**{key: _choice(choices) for key, choices in settings.items()}, "rule": _ref("text")})
         for name, settings in DISPUTE_SETTINGS.items()
     }
-    kind = _ref("kind") if not partial else {"type": "object", "description": "a kind, or what a house rule changes of one"}
+    kind = _ref("kind") if not partial else _kind(required=())  # a house spec may change one key of a kind
     sections: dict[str, Schema] = {
         "format": {"const": FORMAT},
         "name": _ref("name"),

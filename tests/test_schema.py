@@ -133,6 +133,7 @@ MISTAKES: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
     "a claim of an unknown option": ("house-stacking", _set("claims/0/option", {"stackng": ["draw-one"]})),
     "a misspelt option in a house spec": ("house-stacking", _rename("options/stacking", "stackin")),
     "a misspelt top-level key in a house spec": ("house-stacking", _rename("claims", "claim")),
+    "a misspelt kind key in a house spec": ("house-stacking", _set("kinds", {"draw-one": {"point": 30}})),
 }
 
 
