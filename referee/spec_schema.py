@@ -15,6 +15,8 @@ from typing import Any
 from referee.spec_vocabulary import (
     CHECKS,
     CITATION_KEYS,
+    CLAIM_FORMS,
+    CLAIM_KEYS,
     DISPUTE_SETTINGS,
     EFFECT_SETTINGS,
     EFFECTS_PLAIN,
@@ -40,8 +42,6 @@ from referee.spec_vocabulary import (
 
 SCHEMA_ID = "https://referee.invalid/schema/referee-spec-1.json"  # an identifier, not a place to fetch it from
 FULL_SPEC_KEYS = ("format", "name", "sides", "kinds", "rules", "deck", "table", "matching")  # what a spec without extends needs
-CLAIM_FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
-CLAIM_KEYS = ("id", "statement", "source", "if", "withdrawn", *CLAIM_FORMS)
 
 Schema = dict[str, Any]
 
@@ -143,6 +143,7 @@ def _claim() -> Schema:
         {"id": _ref("text"), "statement": _ref("text"), "source": _ref("citation"), "if": {"type": "object"}, "withdrawn": _ref("text")}
     )
     properties["option"] = {"type": "object", "propertyNames": _choice(OPTIONS), "minProperties": 1, "maxProperties": 1}
+    assert set(properties) == CLAIM_KEYS  # the vocabulary and the schema name the same keys
     stated = _closed(properties, ("id", "statement", "source"))
     stated["oneOf"] = [{"required": [form]} for form in CLAIM_FORMS]
     withdrawn = _closed({"id": _ref("text"), "withdrawn": _ref("text")}, ("id", "withdrawn"))

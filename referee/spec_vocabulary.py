@@ -129,6 +129,12 @@ NAME_FORM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 NUMBER_FORM = re.compile(r"0|[1-9][0-9]{0,5}")
 
 
+# A claim (``claims:`` of a spec, or a game's claims file): its keys, and the forms, exactly one per claim. The prover
+# reads them (referee.proof.claims) and the JSON Schema is made from them (referee.spec_schema).
+CLAIM_FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
+CLAIM_KEYS = frozenset({"id", "statement", "source", "if", "withdrawn", *CLAIM_FORMS})
+
+
 TOP_KEYS = frozenset(
     {
         "format",

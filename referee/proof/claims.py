@@ -43,9 +43,10 @@ from referee.proof.queries import Answer, ask
 from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec_model import Spec
 from referee.spec_paths import SPECS
+from referee.spec_vocabulary import CLAIM_FORMS, CLAIM_KEYS
 
 FORMAT = "referee-claims/1"
-FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
+FORMS = CLAIM_FORMS
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
 MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
@@ -58,7 +59,6 @@ STACK_KEYS = frozenset({"kind", "adds"})
 # an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
 DEFAULT_EXTRA = 2
 DEFAULT_CATCH_CARDS = 2
-CLAIM_KEYS = frozenset({"id", "statement", "source", "if", "withdrawn", *FORMS})
 WITHDRAWABLE = ("play", "start", "challenge", "catch", "stack")
 """The forms that speak of a situation a spec may rule out (a card played, turned up, challenged, caught or stacked):
 a house spec may withdraw such a claim, and ``prove`` then proves that the situation never arises."""
