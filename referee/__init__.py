@@ -4,10 +4,10 @@ The library: ``referee.Game`` (a game to push moves onto, python-chess style),
 ``referee.Move`` (one log line as a value) and ``referee.check`` (a log's
 verdict, as ``referee check`` gives it). See docs/library.md.
 
-The data flows one way, and the module names follow it:
-spec YAML -> ``spec_loader`` (node tree with positions) -> ``spec_model`` (``Spec``)
--> ``compiler`` (``Rules``: the engine's tables) -> ``engine`` (``GameState``);
-log text -> ``log_reader`` (events) -> ``replay`` -> ``verdicts`` -> ``report`` -> ``cli``.
+The data flows one way, and the packages follow it (docs/architecture.md):
+spec YAML -> ``spec`` (the spec model) -> ``rules`` (the engine's tables) -> ``engine`` (the game state);
+log text -> ``log`` (events) -> ``checking`` (replay -> verdicts -> report) -> ``commands``;
+a game -> ``play`` (seats, the PettingZoo environment, the match host); ``proof`` asks Z3 about the rules.
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ __version__ = "0.1.0"
 __all__ = ["Game", "HeldCard", "IllegalMove", "Legality", "Move", "MoveError", "Report", "check"]
 
 if TYPE_CHECKING:
+    from referee.engine.moves import Move, MoveError
     from referee.errors import IllegalMove
-    from referee.game import Game, HeldCard, Legality, Report, check
-    from referee.moves import Move, MoveError
+    from referee.play.game import Game, HeldCard, Legality, Report, check
 
 _LAZY = {
-    "Game": "referee.game",
-    "HeldCard": "referee.game",
-    "Legality": "referee.game",
-    "Report": "referee.game",
-    "check": "referee.game",
-    "Move": "referee.moves",
-    "MoveError": "referee.moves",
+    "Game": "referee.play.game",
+    "HeldCard": "referee.play.game",
+    "Legality": "referee.play.game",
+    "Report": "referee.play.game",
+    "check": "referee.play.game",
+    "Move": "referee.engine.moves",
+    "MoveError": "referee.engine.moves",
     "IllegalMove": "referee.errors",
 }
 

@@ -1,5 +1,5 @@
 """``python -m referee``: the same as the ``referee`` command."""
 
-from referee.entry import run
+from referee.commands.entry import run
 
 run()

@@ -1,6 +1,6 @@
 """Verdicts as data: diagnostics, round results and the verdict on one log.
 
-Rendering to text or JSON happens at the edge (``referee.report``).
+Rendering to text or JSON happens at the edge (``referee.checking.report``).
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from referee.compiler import load_rules
-from referee.deal import deal_order
-from referee.spec_extends import resolve_spec
+from referee.engine.deal import deal_order
+from referee.rules.compiler import load_rules
+from referee.spec.extends import resolve_spec
 
 
 def convert(text: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from referee.replay import check_stream
+from referee.checking.replay import check_stream
 from referee.verdicts import FileVerdict
 
 HANDS_2P = """players Ann Bob

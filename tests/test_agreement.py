@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 import z3
 
-from referee import events as ev
-from referee.compiler import Rules, load_rules
-from referee.engine import PLAYING, Engine
+from referee.engine.engine import PLAYING, Engine
+from referee.log import events as ev
+from referee.play.simulate import Simulator
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State
-from referee.simulate import Simulator
+from referee.rules.compiler import Rules, load_rules
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 TARGET = 10_000
@@ -455,7 +455,7 @@ def test_a_mutated_model_branch_is_caught(monkeypatch: pytest.MonkeyPatch, mutat
 def test_the_engine_turns_piles_over_as_flipped_position_says() -> None:
     """``effects.turn_over`` (the engine's reading) puts every card where ``effects.flipped_position`` (the Z3 model's
     reading) says, for both settings of a Flip's pile and every pile length."""
-    from referee import effects
+    from referee.rules import effects
 
     for reverses in (True, False):
         for length in range(0, 120):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.report import render_json, stream_json
+from referee.checking.report import render_json, stream_json
 from referee.verdicts import Diagnostic, FileVerdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +60,7 @@ def test_adjudicate_on_every_core_gives_the_output_of_one_core(output_format: st
 
 
 def test_the_streamed_json_is_the_whole_json_byte_for_byte() -> None:
-    from referee.report import file_json
+    from referee.checking.report import file_json
 
     verdicts = [
         FileVerdict("a.log", errors=[Diagnostic(3, "syntax", 'bad "line"\nnext', "log.syntax")], lines=3),
@@ -247,7 +247,7 @@ def test_dask_on_a_cluster_reads_memory_urls_and_gives_the_local_output(tmp_path
     """A LocalCluster of 2 workers (threads, so that they share fsspec's memory:// file system)."""
     fsspec = pytest.importorskip("fsspec")
     distributed = pytest.importorskip("distributed")
-    from referee.cli import execute
+    from referee.commands.cli import execute
 
     memory = fsspec.filesystem("memory")
     folder = tmp_path / "logs"
@@ -360,8 +360,8 @@ def _die_on_b(source: object) -> str:
 def test_a_worker_that_dies_loses_only_its_log_and_the_others_are_still_done(tmp_path: Path, chunk: int) -> None:
     """The logs of a dead worker are tried again one by one on a fresh pool; the log whose worker dies again is an
     entry of its own (the work's entry for a log that cannot be read), in its place."""
-    from referee import batch
-    from referee.inputs import LogSource
+    from referee.checking import batch
+    from referee.log.inputs import LogSource
 
     sources = [LogSource(name, tmp_path / name) for name in ("a.log", "b.log", "c.log", "d.log", "e.log")]
     got = list(batch.run_parallel(_die_on_b, sources, 2, chunk))

@@ -15,28 +15,28 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED = (
     "referee.cards",
-    "referee.compiler",
-    "referee.events",
-    "referee.log_reader",
-    "referee.effects",
-    "referee.state",
-    "referee.scoring",
-    "referee.legality",
-    "referee.deal",
-    "referee.disputes",
-    "referee.engine",
-    "referee.replay",
-    "referee.moves",
-    "referee.seat",
-    "referee.log_writer",
-    "referee.table",
+    "referee.rules.compiler",
+    "referee.log.events",
+    "referee.log.reader",
+    "referee.rules.effects",
+    "referee.engine.state",
+    "referee.engine.scoring",
+    "referee.engine.legality",
+    "referee.engine.deal",
+    "referee.engine.disputes",
+    "referee.engine.engine",
+    "referee.checking.replay",
+    "referee.engine.moves",
+    "referee.play.seat",
+    "referee.log.writer",
+    "referee.play.table",
 )
 PICKLED = (
-    "referee.spec_model",
-    "referee.catalogue",
-    "referee.spec_nodes",
+    "referee.spec.model",
+    "referee.spec.catalogue",
+    "referee.spec.nodes",
     "referee.verdicts",
-    "referee.inputs",
+    "referee.log.inputs",
 )  # pickled without __reduce__: pure
 
 
@@ -73,14 +73,14 @@ def _wheel(tmp_path: Path, **environment: str) -> list[str]:
 def test_a_pure_build_on_request_and_when_compiling_fails(tmp_path: Path) -> None:
     assert not [name for name in _wheel(tmp_path / "pure", REFEREE_PURE_PYTHON="1") if name.endswith(".so")]
     names = _wheel(tmp_path / "no-compiler", CC="/bin/false")  # no working C compiler: pure Python, no failed install
-    assert not [name for name in names if name.endswith(".so")] and "referee/engine.py" in names
+    assert not [name for name in names if name.endswith(".so")] and "referee/engine/engine.py" in names
 
 
 def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
     """The rules cache pickles cards and rules; faces are compared by identity, so sharing must survive."""
     import pickle
 
-    from referee.replay import rules_for
+    from referee.checking.replay import rules_for
 
     rules = rules_for(None, None, None)
     again = pickle.loads(pickle.dumps(rules))
@@ -92,7 +92,7 @@ def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
 
 
 # The helpers the engine's own modules share; code outside the engine uses apply, snapshot/restore, matches,
-# playable, resolve_in_hand, can_reshuffle and round_points (referee/engine.py's docstring).
+# playable, resolve_in_hand, can_reshuffle and round_points (referee/engine/engine.py's docstring).
 ENGINE_MODULES = {"engine.py", "legality.py", "deal.py", "disputes.py"}
 ENGINE_INTERNALS = (
     "seat_of|card|cards|name_of|warn|take|remove_from_hand|close_window|settle|flip|apply_effects|catch_owed|finish_round|forget_cards"
@@ -118,9 +118,9 @@ def test_no_rules_module_names_a_game_or_its_cards() -> None:
     of its kinds (classic-uno.md: no line of Python tests for UNO Flip or for classic UNO)."""
     import ast
 
-    from referee.compiler import load_rules
-    from referee.spec_paths import shipped_spec_names, shipped_spec_path
-    from referee.spec_vocabulary import EFFECTS_PLAIN, EFFECTS_WITH_AMOUNT, START_ACTIONS
+    from referee.rules.compiler import load_rules
+    from referee.spec.paths import shipped_spec_names, shipped_spec_path
+    from referee.spec.vocabulary import EFFECTS_PLAIN, EFFECTS_WITH_AMOUNT, START_ACTIONS
 
     vocabulary = set(EFFECTS_PLAIN) | set(EFFECTS_WITH_AMOUNT) | set(START_ACTIONS)
     words: set[str] = set()
@@ -128,11 +128,14 @@ def test_no_rules_module_names_a_game_or_its_cards() -> None:
         spec = load_rules(shipped_spec_path(name)).spec
         words |= {name, *(kind.name for kind in spec.kinds if kind.name not in vocabulary)}
     words -= {"uno", "wild", "number"}  # the format's 'calls uno', the face class 'wild', a number's kind
-    judged = ("cards", "catalogue", "compiler", "deal", "disputes", "effects", "engine", "game", "legality", "log_reader")
-    judged += ("moves", "replay", "scoring", "state", "adjudicate", "explain", "view")
+    package = ROOT / "referee"
+    judged = [package / "cards.py", package / "spec" / "catalogue.py", package / "log" / "reader.py", package / "play" / "game.py"]
+    judged += [package / "commands" / "page.py", *sorted(package.glob("rules/*.py")), *sorted(package.glob("engine/*.py"))]
+    judged += sorted(package.glob("checking/*.py")) + sorted(package.glob("public/*.py"))
     found = []
-    for module in judged:
-        tree = ast.parse((ROOT / "referee" / f"{module}.py").read_text(encoding="utf-8"))
+    for path in judged:
+        module = path.relative_to(package).with_suffix("")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
         docstrings = {
             id(node.body[0].value)
             for node in ast.walk(tree)

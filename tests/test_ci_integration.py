@@ -186,7 +186,7 @@ def test_the_pre_commit_hooks_fail_an_illegal_log_and_pass_a_valid_one(tmp_path:
 
 def test_prove_takes_spec_files_as_arguments_as_the_hook_passes_them(capsys: pytest.CaptureFixture[str]) -> None:
     """The referee-prove hook appends the changed files to ``referee prove``: arguments are specs, as ``--spec``."""
-    from referee.cli import execute as run
+    from referee.commands.cli import execute as run
 
     house = str(ROOT / "specs" / "house-short-game.yaml")
     assert run(["prove", house, "--claim", "option.target"]) == 0

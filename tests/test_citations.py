@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.spec_loader import Mapping, Scalar, Sequence, load_file
+from referee.spec.loader import Mapping, Scalar, Sequence, load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

@@ -18,16 +18,16 @@ from typing import Any
 
 import pytest
 
-from referee import events as ev
-from referee.compiler import load_rules
-from referee.engine import Engine
+from referee.checking.replay import Replay
+from referee.engine.engine import Engine
 from referee.errors import SpecError
+from referee.log import events as ev
+from referee.play.simulate import Simulator
 from referee.proof import claims as claims_module
 from referee.proof.invariants import load_invariants, violation
 from referee.proof.invariants import snapshot as _snapshot
 from referee.proof.prove import deck_size, prove_spec
-from referee.replay import Replay
-from referee.simulate import Simulator
+from referee.rules.compiler import load_rules
 from referee.verdicts import Diagnostic
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -82,7 +82,7 @@ def test_help_teaches_by_example(command: list[str]) -> None:
 def test_check_does_not_import_z3() -> None:
     log = str(SCENARIOS / "rulings" / "r04-start-number.log")
     code = (
-        f"import sys; from referee.cli import main; sys.argv = ['referee', 'check', '-q', {log!r}];"
+        f"import sys; from referee.commands.cli import main; sys.argv = ['referee', 'check', '-q', {log!r}];"
         "\ntry:\n    main.main(standalone_mode=False)\nexcept SystemExit:\n    pass\n"
         "print('z3' in sys.modules)"
     )

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import execute as run
-from referee.explain import explain, render_text
-from referee.report import render_file_text
-from referee.spec_paths import shipped_spec_path
+from referee.checking.explain import explain, render_text
+from referee.checking.report import render_file_text
+from referee.commands.cli import execute as run
+from referee.spec.paths import shipped_spec_path
 
 from helpers import check_text
 
@@ -120,7 +120,7 @@ def test_a_name_after_the_game_ended_is_unknown_player() -> None:
 
 def test_findings_are_printed_in_line_order() -> None:
     """Point 5: a warning at line 108 comes before the error at line 191 (the text, and the CI formats' order)."""
-    from referee.ci_report import from_verdict
+    from referee.checking.ci_report import from_verdict
 
     log = SCENARIOS / "public" / "shown-count-flip.log"
     verdict = check_text(log.read_text(encoding="utf-8"))

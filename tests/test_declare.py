@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import execute as run
+from referee.commands.cli import execute as run
 
 HOUSES = {
     # a Draw Two that draws 3: three claims at once under progressive stacking

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from doc_examples import DOCUMENTS, ROOT, SCENARIOS, Example, examples, normalise, run
 
-from referee import spec_model, spec_vocabulary
-from referee.log_reader import KEYWORDS, VERBS
+from referee.log.reader import KEYWORDS, VERBS
+from referee.spec import model as spec_model
+from referee.spec import vocabulary as spec_vocabulary
 from referee.verdicts import ERROR_CODES, WARNING_CODES
 
 DOCS = ROOT / "docs"
@@ -166,8 +167,8 @@ def test_the_shipped_spec_lists_in_the_help_and_the_docs_are_the_shipped_specs()
     """Issue 18: `rules --help` and docs/commands.md left `uno` out; the lists are compared with the specs shipped."""
     import re as regex
 
-    from referee.cli import rules
-    from referee.spec_extends import shipped_spec_names
+    from referee.commands.cli import rules
+    from referee.spec.extends import shipped_spec_names
 
     shipped = set(shipped_spec_names())
     help_text = " ".join((rules.help or "").split())
@@ -183,7 +184,7 @@ def test_shell_completion_as_documented(shell: str) -> None:
     text = (DOCS / "commands.md").read_text(encoding="utf-8")
     assert f"_REFEREE_COMPLETE={shell}_source referee" in text
     result = subprocess.run(
-        [sys.executable, "-c", "from referee.entry import run; run()"],
+        [sys.executable, "-c", "from referee.commands.entry import run; run()"],
         env={**os.environ, "_REFEREE_COMPLETE": f"{shell}_source"},
         capture_output=True,
         text=True,

@@ -1,4 +1,4 @@
-"""referee.env: PettingZoo's own API and seed tests, on every shipped spec (slow tier) and two in the quick tier;
+"""referee.play.env: PettingZoo's own API and seed tests, on every shipped spec (slow tier) and two in the quick tier;
 the games it plays check valid; masks, rewards, truncation and illegal actions behave as docs/library.md says."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 import referee  # noqa: E402
-from referee.env import Actions, env, raw_env  # noqa: E402
+from referee.play.env import Actions, env, raw_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(path.stem for path in (ROOT / "specs").glob("*.yaml"))
@@ -198,7 +198,7 @@ def test_the_environment_copies_and_pickles_mid_game(wrapped: bool) -> None:
     import copy
     import pickle
 
-    from referee.table import Table
+    from referee.play.table import Table
 
     environment = env(spec="uno-flip", players=3) if wrapped else raw_env(spec="uno-flip", players=3)
     environment.reset(seed=4)
@@ -331,8 +331,8 @@ def test_the_hosting_records_pickle_on_either_build() -> None:
     compares equal again, as on the pure build (a view, its lines, a decision, a round's end, the encoding)."""
     import pickle
 
-    from referee.seat import Encoding
-    from referee.table import Table
+    from referee.play.seat import Encoding
+    from referee.play.table import Table
 
     table = Table("uno", ["Ann", "Bob"], seed=5)
     rng = random.Random(5)
@@ -373,7 +373,7 @@ def test_env_behaves_as_pettingzoo_s_three_wrappers(spec: str) -> None:
     """Issue 28, point 7: ``env()`` is one wrapper (``Enforced``) for speed, and must be PettingZoo's
     OrderEnforcing(AssertOutOfBounds(TerminateIllegal(-1))) in behaviour: the same attributes before reset, the same
     ``last()`` at every step, the same end after an illegal or out-of-range action, the same dead steps after."""
-    from referee.env import Enforced
+    from referee.play.env import Enforced
 
     ours, theirs = env(spec=spec, players=3), _pettingzoo_wrapped(spec, 3)
     assert isinstance(ours, Enforced) and str(ours) == str(theirs)
@@ -415,7 +415,7 @@ def test_the_kept_discard_counts_follow_pushes_pops_flips_and_reshuffles(spec: s
     """Issue 28, point 7: an encoding keeps the discard pile's counts between observations and counts only what was
     added; after any other change (a pop, a reshuffle, a flip that turns the pile over) it must count anew. One
     encoding, used throughout a random walk of pushes and pops, agrees with a fresh one at every position."""
-    from referee.seat import Encoding
+    from referee.play.seat import Encoding
 
     rng = random.Random(spec)
     game = referee.Game.new(spec, ["Ann", "Bob", "Cy"], seed=5)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.adjudicate import adjudicate
-from referee.explain import explain
+from referee.checking.adjudicate import adjudicate
+from referee.checking.explain import explain
 
 from scenario_tools import SCENARIOS, scenario_logs
 

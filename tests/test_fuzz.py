@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.cli import execute
-from referee.compiler import load_rules
+from referee.checking.replay import check_stream
+from referee.commands.cli import execute
 from referee.errors import EXIT_INTERNAL, SpecError
-from referee.replay import check_stream
-from referee.simulate import simulate_game
-from referee.spec_loader import load_text
-from referee.spec_reader import build_spec
+from referee.play.simulate import simulate_game
+from referee.rules.compiler import load_rules
+from referee.spec.loader import load_text
+from referee.spec.reader import build_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import referee
+from referee.engine.moves import Move, MoveError
 from referee.errors import IllegalMove
-from referee.moves import Move, MoveError
 
 ROOT = Path(__file__).resolve().parent.parent
 # Examples per property: the quick tier's; REFEREE_API_EXAMPLES raises it (the slow tier of .ci/run sets 300).
@@ -166,7 +166,7 @@ def test_an_observed_draw_is_listed_once_named_by_chance_or_bare() -> None:
     card of the pile is as legal to push; without the cards, the draw is bare; every other move is listed the same."""
     from collections import Counter
 
-    from referee.moves import drawn_by_chance
+    from referee.engine.moves import drawn_by_chance
 
     game = referee.Game.new("uno-flip", ["Ann", "Bob", "Cat"], mode="observed", seed=5)
     named = [str(move) for move in game.legal_moves()]
@@ -268,10 +268,10 @@ def test_a_classic_game_through_the_api() -> None:
 def test_the_documented_examples_run() -> None:
     import importlib.util
 
-    import referee.game
-    import referee.moves
+    import referee.engine.moves
+    import referee.play.game
 
-    for module in (referee.game, referee.moves):
+    for module in (referee.play.game, referee.engine.moves):
         # from the source file, which ships with either build: a compiled module's doctests are not found by testmod
         source = Path(module.__file__ or "").parent / (module.__name__.rsplit(".", 1)[1] + ".py")
         spec = importlib.util.spec_from_file_location(f"{module.__name__}_source", source)
@@ -288,7 +288,7 @@ def test_the_documented_examples_run() -> None:
 
 def test_importing_referee_does_not_load_the_engine() -> None:
     """``import referee`` is the command's start-up: the library is loaded on first use."""
-    code = "import sys, referee; print('referee.engine' in sys.modules); referee.Game; print('referee.engine' in sys.modules)"
+    code = "import sys, referee; print('referee.engine.engine' in sys.modules); referee.Game; print('referee.engine.engine' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]
 
@@ -356,7 +356,7 @@ def test_turn_is_the_one_player_who_must_act_and_to_move_everyone_who_may(spec: 
     players of the legal moves, and holds ``turn`` whenever a round is played."""
     import random
 
-    from referee import events as ev
+    from referee.log import events as ev
 
     seen = set()
     for seed in range(6):
@@ -428,7 +428,7 @@ def test_moves_legalities_and_illegal_moves_pickle_on_every_build() -> None:
     build's do, and so does IllegalMove (an exception pickles its message alone by default)."""
     import pickle
 
-    from referee import events as ev
+    from referee.log import events as ev
 
     game = _played(4, 60)
     for move in [*game.legal_moves(), *game.move_stack, referee.Move.parse("Ann draws")]:
@@ -623,7 +623,7 @@ def test_a_random_bot_always_ends_its_game_and_no_listed_move_changes_nothing(sp
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", ["full", "observed"])
-@pytest.mark.parametrize("spec", __import__("referee.spec_extends", fromlist=["x"]).shipped_spec_names())
+@pytest.mark.parametrize("spec", __import__("referee.spec.extends", fromlist=["x"]).shipped_spec_names())
 def test_random_bots_end_every_game_of_every_spec(spec: str, mode: str) -> None:
     """Under draw until playable a uniform bot's hands stay large (a draw brings cards until a playable one, and the
     bot draws as often as it plays), so its rounds are a long random walk: there the test asks only that no listed

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.host import bot_names, wilson
+from referee.play.host import bot_names, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import referee
-from referee.spec_vocabulary import DISPUTE_SETTINGS
+from referee.spec.vocabulary import DISPUTE_SETTINGS
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "scenarios" / "house-rules"

@@ -21,15 +21,54 @@ def _lint(cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept() -> None:
     result = _lint(ROOT)
     assert result.returncode == 0, result.stdout
-    assert "3 kept, 0 broken" in result.stdout
+    assert "11 kept, 0 broken" in result.stdout
+
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(ROOT / "referee", tmp_path / "referee", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path / "referee"
 
 
 def test_an_upward_import_breaks_the_layers(tmp_path: Path) -> None:
-    shutil.copytree(ROOT / "referee", tmp_path / "referee", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    state = tmp_path / "referee" / "state.py"
-    state.write_text(state.read_text(encoding="utf-8") + "\nfrom referee import engine  # noqa\n", encoding="utf-8")
+    state = _copy(tmp_path) / "engine" / "state.py"
+    state.write_text(state.read_text(encoding="utf-8") + "\nfrom referee.engine import engine  # noqa\n", encoding="utf-8")
     result = _lint(tmp_path)
     assert result.returncode == 1
-    assert "referee.state is not allowed to import referee.engine" in result.stdout
+    assert "referee.engine.state is not allowed to import referee.engine.engine" in result.stdout
     assert "No circles among the modules of a package BROKEN" in result.stdout
+
+
+def test_an_import_from_a_package_above_breaks_the_package_layers(tmp_path: Path) -> None:
+    """The engine may not reach up into checking (nor the library into the commands): the contract between packages."""
+    legality = _copy(tmp_path) / "engine" / "legality.py"
+    legality.write_text(legality.read_text(encoding="utf-8") + "\nfrom referee.checking import report  # noqa\n", encoding="utf-8")
+    game = tmp_path / "referee" / "play" / "game.py"
+    game.write_text(game.read_text(encoding="utf-8") + "\nfrom referee.commands import cli  # noqa\n", encoding="utf-8")
+    result = _lint(tmp_path)
+    assert result.returncode == 1
+    assert "referee.engine.legality -> referee.checking.report" in result.stdout
+    assert "referee.play.game -> referee.commands.cli" in result.stdout
+
+
+def test_a_module_no_contract_places_breaks_the_exhaustive_contract(tmp_path: Path) -> None:
+    """Every module has a place in its package's layers: a new one must be placed, not slipped in beside the others."""
+    (_copy(tmp_path) / "engine" / "shortcut.py").write_text('"""A module nobody placed."""\n', encoding="utf-8")
+    result = _lint(tmp_path)
+    assert result.returncode == 1
+    assert "referee.engine.shortcut" in result.stdout
+
+
+def test_fewer_than_twelve_modules_stand_directly_in_the_package() -> None:
+    """The folders show the architecture: a concept's module goes in its package, not beside the packages."""
+    modules = sorted(path.name for path in (ROOT / "referee").glob("*.py"))
+    assert len(modules) < 12, modules
+    packages = {path.parent.name for path in (ROOT / "referee").glob("*/__init__.py")}
+    assert packages == {"checking", "commands", "engine", "log", "play", "proof", "public", "rules", "spec"}
+    assert all(ast_docstring(ROOT / "referee" / name / "__init__.py") for name in packages)
+
+
+def ast_docstring(path: Path) -> str:
+    import ast
+
+    return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""

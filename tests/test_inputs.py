@@ -254,7 +254,7 @@ def test_the_shipped_specs_are_found_from_an_uninstalled_source_tree(monkeypatch
     """``python -m referee`` in a clone whose install is not editable imports the tree, where referee.specs is specs/."""
     import importlib
 
-    from referee import spec_paths as spec_model  # where specs come from
+    from referee.spec import paths as spec_model  # where specs come from
 
     real = importlib.import_module
 
@@ -270,7 +270,7 @@ def test_the_shipped_specs_are_found_from_an_uninstalled_source_tree(monkeypatch
         assert (folder / "uno-flip.yaml").is_file() and (folder / "claims" / "uno-flip.yml").is_file()
 
 
-@pytest.mark.parametrize("spec", __import__("referee.spec_extends", fromlist=["x"]).shipped_spec_names())
+@pytest.mark.parametrize("spec", __import__("referee.spec.extends", fromlist=["x"]).shipped_spec_names())
 def test_simulate_keeps_the_spec_target_unless_told(spec: str, tmp_path: Path) -> None:
     """Issue 18: with a house target of 250, some simulated logs said target 200, 300 or 500."""
     out = tmp_path / "games"

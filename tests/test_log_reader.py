@@ -113,7 +113,7 @@ def test_a_utf16_or_utf32_log_is_one_line_that_says_so(encoding: str) -> None:
 
 
 def test_plain_bytes_are_not_taken_for_utf16() -> None:
-    from referee.log_reader import wide_encoding
+    from referee.log.reader import wide_encoding
 
     assert wide_encoding(b"players Ann Bob\n") is None
     assert wide_encoding(b"\x00" * 40) is None
@@ -126,15 +126,15 @@ def test_every_event_kind_is_written_as_it_is_read() -> None:
     import io
     import typing
 
-    from referee import events as ev
-    from referee.compiler import load_rules
-    from referee.log_reader import LogReader
-    from referee.log_writer import format_event
-    from referee.moves import at_line
-    from referee.projection import public_record
-    from referee.replay import card_form
-    from referee.simulate import simulate_events
-    from referee.spec_paths import shipped_spec_path
+    from referee.checking.replay import card_form
+    from referee.engine.moves import at_line
+    from referee.log import events as ev
+    from referee.log.reader import LogReader
+    from referee.log.writer import format_event
+    from referee.play.simulate import simulate_events
+    from referee.public.projection import public_record
+    from referee.rules.compiler import load_rules
+    from referee.spec.paths import shipped_spec_path
 
     seen: set[type] = set()
     games = (("uno", 4, 11, "full"), ("uno", 3, 1, "observed"), ("uno-flip", 2, 2, "full"), ("uno-seven-zero", 4, 3, "full"))
@@ -155,7 +155,7 @@ def test_every_event_kind_is_written_as_it_is_read() -> None:
 
 def test_every_verb_and_keyword_has_its_reader() -> None:
     """The reader's lines are read by tables (a method per verb and per keyword): none is left out."""
-    from referee import log_reader
+    from referee.log import reader as log_reader
 
     assert set(log_reader._VERB_LINES) == log_reader.VERBS
     assert set(log_reader._KEYWORD_LINES) | log_reader.HEADER_KEYWORDS | {"uno"} == log_reader.KEYWORDS

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.errors import SpecError
-from referee.spec_extends import load_spec
-from referee.spec_loader import load_text
-from referee.spec_reader import build_spec
+from referee.spec.extends import load_spec
+from referee.spec.loader import load_text
+from referee.spec.reader import build_spec
 
 NASTY_YAML = [
     ("'!!int'\n", "must be a mapping"),  # a quoted tag is only a string: not a mapping

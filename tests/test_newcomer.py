@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import execute as run
+from referee.commands.cli import execute as run
 
 from helpers import check_text
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import events as ev
-from referee.compiler import load_rules
-from referee.engine import GAME_OVER, ROUND_OVER, Engine
+from referee.engine.engine import GAME_OVER, ROUND_OVER, Engine
 from referee.errors import RefereeError
-from referee.simulate import simulate_events, simulate_game
+from referee.log import events as ev
+from referee.play.simulate import simulate_events, simulate_game
+from referee.rules.compiler import load_rules
 
 from helpers import check_bytes, check_text
 

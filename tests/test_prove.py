@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import z3
 
-from referee.compiler import load_rules
 from referee.proof import queries
 from referee.proof.invariants import load_invariants
 from referee.proof.prove import prove_spec
+from referee.rules.compiler import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_specs"
@@ -23,8 +23,8 @@ INVARIANTS = load_invariants()
 def test_invariants_are_declared_with_ids_and_summaries() -> None:
     ids = [invariant.id for invariant in INVARIANTS.invariants]
     assert len(ids) == len(set(ids)) >= 7
-    from referee.compiler import load_rules
     from referee.proof.prove import deck_size
+    from referee.rules.compiler import load_rules
 
     specs = ROOT / "specs"
     assert deck_size(load_rules(specs / "uno-flip.yaml"), INVARIANTS) == 112  # the rulebook's deck, from the claims
@@ -148,13 +148,13 @@ def test_the_model_fingerprint_changes_with_everything_the_model_reads() -> None
     import re
 
     from referee.proof.model import Model
-    from referee.spec_model import replace_spec
+    from referee.spec.model import replace_spec
 
     source = (ROOT / "referee" / "proof" / "model.py").read_text(encoding="utf-8")
     rules = load_rules(ROOT / "specs" / "uno-flip.yaml")
     base = Model.fingerprint(rules)
-    read_of_rules = set(re.findall(r"\brules\.(\w+)\b(?!\.)", source)) - {"faces", "spec", "deck_counts"}
-    read_of_spec = set(re.findall(r"\brules\.spec\.(\w+)", source)) | set(re.findall(r"\bspec\.(\w+)", source))
+    read_of_rules = set(re.findall(r"(?<![.\w])rules\.(\w+)\b(?!\.)", source)) - {"faces", "spec", "deck_counts"}
+    read_of_spec = set(re.findall(r"(?<![.\w])rules\.spec\.(\w+)", source)) | set(re.findall(r"(?<![.\w])spec\.(\w+)", source))
     read_of_faces = set(re.findall(r"\bface_rules\.(\w+)\b(?!\()", source)) | set(re.findall(r"\bf\.(\w+)\b", source))
     read_of_faces -= {"face", "gives_penalty"}  # the face itself (side and class are read); a property of draw counts
     assert {"catch_penalty", "innocent_extra"} <= read_of_rules and {"disputes", "colours"} <= read_of_spec

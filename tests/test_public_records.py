@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import execute as run
-from referee.compiler import load_rules
-from referee.log_reader import LogReader
-from referee.projection import public_record
-from referee.replay import check_stream
-from referee.simulate import simulate_events
-from referee.spec_paths import shipped_spec_path
+from referee.checking.replay import check_stream
+from referee.commands.cli import execute as run
+from referee.log.reader import LogReader
+from referee.play.simulate import simulate_events
+from referee.public.projection import public_record
+from referee.rules.compiler import load_rules
+from referee.spec.paths import shipped_spec_path
 
 HEAD = "players Ann Bob\nspec uno\nround 1\ndealer Ann\npublic\nstart red-5\n"
 
@@ -99,7 +99,7 @@ def _spec(name: str) -> Path:
 
 
 def _game(spec: str, players: int, seed: int) -> tuple[str, str]:
-    from referee.log_writer import format_event
+    from referee.log.writer import format_event
 
     rules = load_rules(_spec(spec))
     events = list(simulate_events(rules, players, seed, "full", spec_line=spec, max_rounds=1))
@@ -121,8 +121,8 @@ def test_a_played_games_projection_is_consistent_and_its_witness_is_accepted_and
     rules = load_rules(_spec(spec))
     import io
 
-    from referee.log_writer import format_event
-    from referee.replay import card_form
+    from referee.checking.replay import card_form
+    from referee.log.writer import format_event
 
     events = list(LogReader(lambda name: card_form(rules)).events(io.BytesIO(witness.read_bytes())))
     again = "".join(format_event(event) + "\n" for event in public_record(events, rules))
@@ -143,7 +143,7 @@ def test_a_record_the_solver_cannot_settle_in_time_is_undetermined_exit_3(tmp_pa
 
 
 def test_rounds_of_different_modes_mix_in_one_log() -> None:
-    from referee.log_writer import format_event
+    from referee.log.writer import format_event
 
     rules = load_rules(_spec("uno"))
     events = list(simulate_events(rules, 3, 4, "full", spec_line="uno", max_rounds=4))
@@ -275,7 +275,7 @@ def test_a_wild_draw_color_penalty_is_inconsistent_exactly_past_what_elimination
 
 
 def test_adjudicate_says_the_ruling_a_public_record_shows_and_whether_the_hidden_hands_force_it(tmp_path: Path) -> None:
-    from referee.adjudicate import adjudicate, render_text
+    from referee.checking.adjudicate import adjudicate, render_text
 
     log = tmp_path / "disputes.log"
     log.write_text(
@@ -315,7 +315,7 @@ import os  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from referee.spec_paths import shipped_spec_names  # noqa: E402
+from referee.spec.paths import shipped_spec_names  # noqa: E402
 
 # uno-flip-party's Flip uncovers can leave several branches alive that only the solver tells apart: its rounds may
 # take longer than the timeout, so there (only there) undetermined is allowed; inconsistent never is
@@ -338,8 +338,8 @@ def _property_case(spec: str, players: int, seed: int) -> None:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(PROPERTY_SPECS), st.integers(2, 10), st.integers(0, 10**6))
 def test_every_projection_is_consistent_and_its_witness_reprojects_to_it(spec: str, players: int, seed: int) -> None:
-    from referee.log_writer import format_event
-    from referee.replay import card_form
+    from referee.checking.replay import card_form
+    from referee.log.writer import format_event
 
     rules = load_rules(_spec(spec))
     players = min(max(players, rules.spec.min_players), rules.spec.max_players)

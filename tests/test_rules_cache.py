@@ -14,7 +14,7 @@ LOG = ROOT / "scenarios" / "codes" / "illegal-play.log"
 
 # Checks one log in a fresh process and says whether PyYAML was imported (it is not, when the rules came from the cache).
 PROBE = (
-    "import sys; from pathlib import Path; from referee.replay import check_path;"
+    "import sys; from pathlib import Path; from referee.checking.replay import check_path;"
     "v = check_path(Path(sys.argv[1]), 'x', Path(sys.argv[2]) if len(sys.argv) > 2 else None);"
     "print('yaml' in sys.modules, [e.code for e in v.errors], v.input_error)"
 )
@@ -101,7 +101,7 @@ def test_an_invalid_spec_is_reported_and_not_cached(cache: Path, tmp_path: Path)
 
 def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
     """``--no-cache`` is one flag for every command with ``--spec`` (prove included), and it writes nothing."""
-    from referee.cli import main
+    from referee.commands.cli import main
 
     commands = {
         name: command
@@ -123,7 +123,7 @@ def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
 @pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_spec_in_use_keeps_one_rules_object_however_many_others_are_loaded(tmp_path: Path) -> None:
     """The in-memory cache drops the least recently used spec, never the one in use (faces compare by identity)."""
-    from referee import compiler
+    from referee.rules import compiler
 
     house = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8")
     official = compiler.load_rules(ROOT / "specs" / "uno-flip.yaml")

@@ -14,11 +14,11 @@ import jsonschema
 import pytest
 import yaml
 
-from referee.cli import execute as run
-from referee.compiler import load_rules
+from referee.commands.cli import execute as run
 from referee.errors import SpecError
 from referee.proof import claims
-from referee.spec_schema import CLAIM_FORMS, CLAIM_KEYS, schema_text, spec_schema
+from referee.rules.compiler import load_rules
+from referee.spec.schema import CLAIM_FORMS, CLAIM_KEYS, schema_text, spec_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(path for path in (ROOT / "specs").glob("*.y*ml") if path.name not in ("invariants.yml", "rulings.yml", "house-switches.yml"))
@@ -40,8 +40,8 @@ def _problems(document: dict[str, Any]) -> list[str]:
 
 def test_the_schema_is_a_valid_draft_2020_12_schema_and_the_shipped_copy_is_current(capsys: pytest.CaptureFixture[str]) -> None:
     jsonschema.Draft202012Validator.check_schema(spec_schema())
-    shipped = (ROOT / "referee" / "spec.schema.json").read_text(encoding="utf-8")
-    assert shipped == schema_text(), "regenerate it: referee schema > referee/spec.schema.json"
+    shipped = (ROOT / "referee" / "spec" / "spec.schema.json").read_text(encoding="utf-8")
+    assert shipped == schema_text(), "regenerate it: referee schema > referee/spec/spec.schema.json"
     assert run(["schema"]) == 0
     assert json.loads(capsys.readouterr().out) == spec_schema()
 

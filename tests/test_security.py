@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import referee
-from referee import rules_cache
+from referee.rules import cache as rules_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -69,7 +69,7 @@ def _entry_names(folder: Path) -> list[str]:
 
 def _load_fresh(spec: Path) -> Any:
     """The rules of ``spec`` through the disk cache (the in-memory cache emptied first)."""
-    from referee import compiler
+    from referee.rules import compiler
 
     compiler._CACHE.clear()
     return compiler.load_rules(spec)
@@ -276,7 +276,7 @@ faulthandler.dump_traceback_later(100, exit=True)  # if it hangs, say where
 import gc
 import os
 import distributed
-from referee import batch
+from referee.checking import batch
 
 if __name__ == "__main__":
     cluster, security = batch.local_cluster(distributed, 0)  # the scheduler is what the other user reached
@@ -327,7 +327,7 @@ def test_a_local_dask_cluster_refuses_a_client_without_its_credentials(tmp_path:
 @pytest.mark.slow
 def test_dask_security_file_reaches_a_tls_scheduler_and_without_it_is_one_line(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
-    from referee import batch
+    from referee.checking import batch
 
     cluster, security = batch.local_cluster(distributed, 1)
     try:
@@ -494,7 +494,7 @@ def test_view_holds_no_long_line_whole(tmp_path: Path) -> None:
 
 def test_out_of_memory_is_one_line_and_exit_2() -> None:
     code = (
-        "import sys; sys.argv = ['referee', 'rules']; import referee.cli as c\n"
+        "import sys; sys.argv = ['referee', 'rules']; import referee.commands.cli as c\n"
         "def oom(**_): raise MemoryError()\n"
         "c.main.main = oom; c.run()"
     )
@@ -663,7 +663,7 @@ HOSTILE_TEXT = ["<!--", "</script>", "<script>alert(1)</script>", "__TITLE__", "
 
 
 def test_the_page_embeds_data_that_no_text_can_break(tmp_path: Path) -> None:
-    from referee.view import embedded_json
+    from referee.commands.page import embedded_json
 
     for text in HOSTILE_TEXT:
         embedded = embedded_json({"line": text})

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 import referee
 from referee.errors import SpecError
-from referee.spec_extends import inside, resolve_spec
+from referee.spec.extends import inside, resolve_spec
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,7 +58,7 @@ def test_a_confined_name_never_resolves_outside_the_trusted_folders(tree: dict[s
     except SpecError as error:
         assert SECRET not in error.render()
         return
-    from referee.spec_extends import SPECS
+    from referee.spec.extends import SPECS
 
     assert inside(found, tree["logs"]) or inside(found, SPECS), found
     assert not inside(found, tree["secret"].parent)
@@ -77,8 +77,8 @@ def test_a_log_naming_any_path_never_prints_a_private_file(tree: dict[str, Path]
 @BUDGET
 @given(st.text(max_size=60))
 def test_any_text_is_embedded_in_the_page_without_breaking_it(text: str) -> None:
-    from referee.view import embedded_json
-    from referee.view_page import fill
+    from referee.commands.page import embedded_json
+    from referee.commands.page_template import fill
 
     data = embedded_json({"lines": [text], "path": text})
     assert not set("<>&\u2028\u2029") & set(data)
@@ -100,8 +100,8 @@ def test_game_new_refuses_a_name_or_writes_a_log_that_reads_back_the_same(names:
 @BUDGET
 @given(st.binary(max_size=300))
 def test_any_bytes_in_a_cache_entry_are_a_miss(data: bytes) -> None:
-    from referee import rules_cache
-    from referee.compiler import Rules
+    from referee.rules import cache as rules_cache
+    from referee.rules.compiler import Rules
 
     for payload in (data, pickle.dumps(("referee-rules/2", [], data)), pickle.dumps(("referee-rules/2", [(data, "x")], data))):
         try:
@@ -114,7 +114,7 @@ def test_any_bytes_in_a_cache_entry_are_a_miss(data: bytes) -> None:
 @BUDGET
 @given(st.text(alphabet="ab:/.-_", max_size=20))
 def test_a_chained_url_is_refused_in_one_line(tail: str) -> None:
-    from referee.cli import execute
+    from referee.commands.cli import execute
 
     code = execute(["check", f"memory://x{tail}::file:///etc/passwd"])
     assert code == 2

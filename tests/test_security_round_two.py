@@ -66,7 +66,7 @@ def test_dask_local_imports_nothing_from_a_folder_another_user_can_write(tmp_pat
 
 
 def test_the_import_path_keeps_only_folders_no_other_user_can_write(tmp_path: Path, monkeypatch: Any) -> None:
-    from referee import batch
+    from referee.checking import batch
 
     open_folder, ours = tmp_path / "open", tmp_path / "ours"
     open_folder.mkdir(mode=0o777)
@@ -80,7 +80,7 @@ def test_the_import_path_keeps_only_folders_no_other_user_can_write(tmp_path: Pa
 def test_a_private_scratch_folder_is_ours_alone() -> None:
     import stat
 
-    from referee import batch
+    from referee.checking import batch
 
     path = Path(batch.private_scratch())
     info = path.lstat()
@@ -176,7 +176,7 @@ HOSTILE = ROOT / "tests" / "bots" / "hostile.py"
 
 
 def _sandbox_or_skip() -> None:
-    from referee.sandbox import Sandbox
+    from referee.play.sandbox import Sandbox
 
     sandbox = Sandbox([], wanted=True)
     sandbox.close()
@@ -320,8 +320,8 @@ def test_the_largest_deck_allowed_still_loads(tmp_path: Path) -> None:
 def test_out_of_memory_outside_the_commands_handling_is_one_line() -> None:
     """A MemoryError that escapes the command (as when the handler's own import failed under ``ulimit -v``) is still the
     one line and exit 2, never a traceback."""
-    code = "import referee.cli as cli\ndef boom(arguments):\n    raise MemoryError\ncli.execute = boom\n"
-    code += "import referee.entry\nreferee.entry.run()\n"
+    code = "import referee.commands.cli as cli\ndef boom(arguments):\n    raise MemoryError\ncli.execute = boom\n"
+    code += "import referee.commands.entry\nreferee.commands.entry.run()\n"
     result = subprocess.run([sys.executable, "-c", code, "check", str(VALID)], capture_output=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr == b"error: out of memory (a limit on this process, or an input too large for it)\n"
@@ -364,7 +364,7 @@ def test_a_solve_cancelled_by_ctrl_c_is_an_interrupt_and_a_timeout_is_undetermin
     solve takes it); the public-record checker raises that as KeyboardInterrupt (exit 130, silent), and only a
     timeout as undetermined (exit 3)."""
     pytest.importorskip("z3")
-    from referee import consistency
+    from referee.public import consistency
 
     said = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_A_SOLVE], capture_output=True, text=True, timeout=120)
     answer, reason = said.stdout.strip().split("|")
@@ -387,11 +387,11 @@ PUBLIC = sorted((ROOT / "scenarios" / "public").rglob("*.log"))
 
 
 def _long_public_record(tmp_path: Path) -> Path:
-    from referee.compiler import load_rules
-    from referee.log_writer import format_event
-    from referee.projection import public_record
-    from referee.simulate import simulate_events
-    from referee.spec_extends import resolve_spec
+    from referee.log.writer import format_event
+    from referee.play.simulate import simulate_events
+    from referee.public.projection import public_record
+    from referee.rules.compiler import load_rules
+    from referee.spec.extends import resolve_spec
 
     rules = load_rules(resolve_spec("uno-flip", None))
     events = list(simulate_events(rules, 4, 7, "full", spec_line="uno-flip", max_rounds=6))
@@ -425,8 +425,8 @@ def test_the_timeout_bounds_the_replays_of_a_public_round_too(tmp_path: Path, co
 def test_dropping_dead_replays_changes_no_verdict_only_makes_it_undetermined(log: Path, monkeypatch: Any) -> None:
     """With room for no replay a line has ruled out (memory bounded at its tightest), every public scenario gets the
     verdict it gets with room for all of them, or undetermined: a dropped replay never decides a verdict."""
-    from referee import public_replay
-    from referee.replay import check_stream
+    from referee.checking.replay import check_stream
+    from referee.public import rounds as public_replay
 
     def verdict() -> Any:
         with log.open("rb") as stream:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.compiler import compile_spec, load_rules
 from referee.errors import SpecError
-from referee.spec_extends import load_spec, shipped_spec_names
+from referee.rules.compiler import compile_spec, load_rules
+from referee.spec.extends import load_spec, shipped_spec_names
 
 from helpers import HANDS_2P, check_text, codes
 
@@ -176,7 +176,7 @@ def test_a_disputes_setting_outside_its_values_is_an_error_with_a_position(tmp_p
 
 def test_a_spec_without_disputes_keeps_the_meaning_of_version_1(tmp_path: Path) -> None:
     """Specs written before the section existed rule on challenges and catches as the rulebook does."""
-    from referee.spec_model import DEFAULT_DISPUTES
+    from referee.spec.model import DEFAULT_DISPUTES
 
     official = load_spec(SPECS / "uno-flip.yaml").disputes
     assert dataclasses.replace(official.guilty, rule="") == DEFAULT_DISPUTES.guilty  # the spec also names the rules cited
@@ -216,7 +216,7 @@ def test_the_disputes_section_says_who_draws_after_a_catch(tmp_path: Path) -> No
 
 def test_the_typed_options_are_the_declared_options() -> None:
     """``Spec.settings`` (a typed record) has one field per option of the vocabulary, and reads the spec's values."""
-    from referee.spec_model import OPTIONS, Options
+    from referee.spec.model import OPTIONS, Options
 
     assert {item.name.replace("_", "-") for item in dataclasses.fields(Options)} == set(OPTIONS)
     house = load_spec(SPECS / "house-stacking.yaml").settings

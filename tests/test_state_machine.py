@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from referee import events as ev
-from referee.compiler import load_rules
-from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
-from referee.moves import legal_moves
+from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.engine.moves import legal_moves
+from referee.log import events as ev
 from referee.proof.invariants import INVARIANT_FORMS, violation
+from referee.rules.compiler import load_rules
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "specs" / "uno-flip.yaml")
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim")
@@ -53,7 +53,7 @@ class Games(RuleBasedStateMachine):
         self._deal(1, order)
 
     def _candidates(self) -> list[ev.Event]:
-        """The library's legal moves (``referee.moves.legal_moves``, generated from the state; test_game.py checks
+        """The library's legal moves (``referee.engine.moves.legal_moves``, generated from the state; test_game.py checks
         that each is accepted and that moves of every other form are rejected)."""
         return [move.at_line(self.line + 1) for move in legal_moves(self.engine)]
 

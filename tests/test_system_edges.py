@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from referee.cli import execute
+from referee.commands.cli import execute
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -116,7 +116,7 @@ def test_standard_input_closed() -> None:
             [
                 sys.executable,
                 "-c",
-                "import os, sys; os.close(0); from referee.cli import run; sys.argv = ['referee', *sys.argv[1:]]; run()",
+                "import os, sys; os.close(0); from referee.commands.cli import run; sys.argv = ['referee', *sys.argv[1:]]; run()",
                 *command,
             ],
             capture_output=True,

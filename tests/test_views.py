@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 import referee
-from referee import events as ev
-from referee.deal import deal_order
+from referee.engine.deal import deal_order
 from referee.errors import UsageError
-from referee.seat import SeatView
+from referee.log import events as ev
+from referee.play.seat import SeatView
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(path.stem for path in (ROOT / "specs").glob("*.yaml"))

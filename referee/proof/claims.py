@@ -33,17 +33,17 @@ from typing import Any
 
 import z3
 
-from referee import events as ev
 from referee.cards import Face, FaceClass
-from referee.compiler import FaceRules, Rules
-from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError, did_you_mean
+from referee.log import events as ev
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.proof.queries import Answer, ask
-from referee.spec_loader import Mapping, Node, Scalar, Sequence, load_file
-from referee.spec_model import Spec
-from referee.spec_paths import SPECS
-from referee.spec_vocabulary import CLAIM_FORMS, CLAIM_KEYS
+from referee.rules.compiler import FaceRules, Rules
+from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
+from referee.spec.model import Spec
+from referee.spec.paths import SPECS
+from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS
 
 FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS
@@ -338,8 +338,8 @@ def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
 
 
 def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    """``option: {NAME: VALUE}``: the rulebook's value of one option (``spec_vocabulary``), in the spec's own terms."""
-    from referee.spec_vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_NUMBERS, OPTIONS
+    """``option: {NAME: VALUE}``: the rulebook's value of one option (``referee.spec.vocabulary``), in the spec's own terms."""
+    from referee.spec.vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_NUMBERS, OPTIONS
 
     where = node.position
     if len(node.entries) != 1:
@@ -445,8 +445,8 @@ def game_of(spec: Spec) -> str:
     """
     if spec.game_stated or has_claims_file(spec.game):
         return spec.game
-    from referee.compiler import load_rules
-    from referee.spec_paths import shipped_spec_names
+    from referee.rules.compiler import load_rules
+    from referee.spec.paths import shipped_spec_names
 
     shape = _shape(spec)
     for name in shipped_spec_names():

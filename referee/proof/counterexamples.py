@@ -7,9 +7,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from referee.compiler import Rules
-from referee.engine import Engine
+from referee.engine.engine import Engine
 from referee.proof.invariants import snapshot, violation
+from referee.rules.compiler import Rules
 
 
 def find_counterexample(
@@ -23,9 +23,9 @@ def find_counterexample(
     player_counts: tuple[int, ...] = (2, 3, 4),
 ) -> str | None:
     """The shortest simulated game (full mode) found that reaches a state breaking the invariant (or claim), as a log."""
-    from referee import events as ev
-    from referee.log_writer import format_event
-    from referee.simulate import SimulationError, Simulator
+    from referee.log import events as ev
+    from referee.log.writer import format_event
+    from referee.play.simulate import SimulationError, Simulator
 
     best: list[ev.Event] | None = None
     reason = ""

@@ -4,7 +4,7 @@ A house rule is a spec that declares every claim of the rulebook it changes (doc
 One change can break several claims (a Draw Two that draws 3 breaks ``play.draw-two``, ``start.draw-two`` and, with
 stacking, ``stack.draw-two``), and ``prove`` refutes them one at a time. ``referee prove --declare`` asks every
 claim in force, reads the figures the compiled rules actually have for each one refuted (the faces' effects through
-``referee.effects``, the options, the deal), proves the claim again with those figures, and prints the YAML of each
+``referee.rules.effects``, the options, the deal), proves the claim again with those figures, and prints the YAML of each
 that then holds, ready to paste into the spec's ``claims:`` list. A claim whose figures cannot be read from the
 rules (a deck, or a play whose effect differs between faces or player counts) is listed to restate by hand.
 """
@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from referee import effects
-from referee.compiler import FaceRules, Rules
 from referee.proof.claims import Claim, counts_for, faces_of, game_claims, option_value
 from referee.proof.queries import Status
+from referee.rules import effects
+from referee.rules.compiler import FaceRules, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +308,7 @@ def _quoted(text: str) -> str:
 
 def declare_text(spec_path: Any, players: tuple[int, ...], timeout_ms: int) -> tuple[str, int]:
     """``referee prove --declare`` for one spec: the text to print and how many claims it declares."""
-    from referee.compiler import load_rules
+    from referee.rules.compiler import load_rules
 
     rules = load_rules(spec_path)
     found = declarations(rules, players, timeout_ms)

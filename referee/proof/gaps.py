@@ -17,9 +17,9 @@ from typing import Any
 
 import z3
 
-from referee.compiler import Rules
 from referee.proof.model import NONE, Model, State, solver
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
+from referee.rules.compiler import Rules
 
 
 def _flip_uncovers_wild(rules: Rules, n: int, timeout_ms: int, stuck: bool) -> z3.Solver:

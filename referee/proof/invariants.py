@@ -21,14 +21,14 @@ from typing import Any
 
 import z3
 
-from referee import effects
-from referee.compiler import Rules
-from referee.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
 from referee.proof.gaps import SITUATIONS, Gap
 from referee.proof.model import Model, State, solver
 from referee.proof.queries import Answer, Status, all_unsat, ask, for_each_count, per_player_count
-from referee.spec_loader import Mapping, Scalar, Sequence, load_file
+from referee.rules import effects
+from referee.rules.compiler import Rules
+from referee.spec.loader import Mapping, Scalar, Sequence, load_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class Invariants:
 def load_invariants(path: Path | None = None) -> Invariants:
     """The invariants declared beside the shipped specs (``specs/invariants.yml``)."""
     if path is None:
-        from referee.spec_paths import SPECS
+        from referee.spec.paths import SPECS
 
         path = SPECS / "invariants.yml"
     tree = load_file(path)
@@ -140,7 +140,7 @@ def _flip_order(rules: Rules, cards: int, players: tuple[int, ...], timeout_ms: 
 
 
 def _flip_order_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
-    from referee import events as ev
+    from referee.log import events as ev
 
     state = engine.state
     if before is None or not (isinstance(event, ev.Play) and state.side != before.side and state.full_mode):
@@ -169,7 +169,7 @@ def _penalty_into_hand(rules: Rules, cards: int, players: tuple[int, ...], timeo
 
 
 def _penalty_into_hand_seen(engine: Engine, cards: int, before: Any, event: Any) -> str | None:
-    from referee import events as ev
+    from referee.log import events as ev
 
     state = engine.state
     if before is None or not isinstance(event, ev.Draw):

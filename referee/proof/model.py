@@ -22,8 +22,8 @@ from typing import Any
 
 import z3
 
-from referee import effects
-from referee.compiler import FaceRules, Rules
+from referee.rules import effects
+from referee.rules.compiler import FaceRules, Rules
 
 NONE = -1
 UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour

@@ -23,11 +23,11 @@ from typing import Any
 
 import z3
 
-from referee.compiler import Rules, load_rules
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, Status, ask, first_sat, for_each_count
+from referee.rules.compiler import Rules, load_rules
 
 
 @dataclass

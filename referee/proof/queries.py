@@ -15,9 +15,9 @@ from typing import Any
 
 import z3
 
-from referee.compiler import Rules
-from referee.consistency import stopped_by_interrupt
 from referee.proof.model import Model, State, solver
+from referee.public.consistency import stopped_by_interrupt
+from referee.rules.compiler import Rules
 
 PLAYER_COUNTS = tuple(range(2, 11))
 

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.replay import check_path, rules_for
-from referee.simulate import simulate_game
+from referee.checking.replay import check_path, rules_for
+from referee.play.simulate import simulate_game
 
 
 def peak_rss_mib() -> float:
@@ -60,7 +60,7 @@ def long_game_memory(folder: Path) -> None:
         path.write_text(text, encoding="utf-8")
         # VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork+exec, so the child would report this process's peak.
         code = (
-            "from pathlib import Path; from referee.replay import check_path;"
+            "from pathlib import Path; from referee.checking.replay import check_path;"
             f"v = check_path(Path({str(path)!r}), 'x'); assert v.valid, v.errors;"
             "print([int(line.split()[1]) / 1024 for line in open('/proc/self/status') if line.startswith('VmHWM')][0])"
         )

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.env import raw_env
-from referee.host import Match
+from referee.play.env import raw_env
+from referee.play.host import Match
 
 BOTS = Path(__file__).resolve().parent.parent.parent / "examples" / "bots"
 
@@ -30,7 +30,7 @@ BOTS = Path(__file__).resolve().parent.parent.parent / "examples" / "bots"
 def steps_per_second(spec: str, players: int, steps: int, wrapped: bool = False) -> tuple[float, int]:
     """Steps of one environment with uniform random masked actions, across as many games as it takes (``wrapped``:
     through ``env()``, PettingZoo's wrappers, as an agent uses it; else ``raw_env``)."""
-    from referee.env import env
+    from referee.play.env import env
 
     environment = env(spec=spec, players=players) if wrapped else raw_env(spec=spec, players=players)
     rng = random.Random(0)
@@ -131,9 +131,9 @@ def main() -> None:
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    import referee.engine
+    import referee.engine.engine
 
-    build = "compiled" if str(referee.engine.__file__).endswith(".so") else "pure Python"
+    build = "compiled" if str(referee.engine.engine.__file__).endswith(".so") else "pure Python"
     print(f"build: {build} (a regular 'pip install .' is compiled; an editable install is pure Python)")
     print(f"{'players':>7} {'raw_env':>9} {'env()':>9} {'Game':>9} {'RLCard env':>11} {'RLCard game':>12}  (classic UNO; steps or moves/s)")
     for players in (2, 4):

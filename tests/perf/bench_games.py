@@ -14,7 +14,7 @@ import random
 import time
 
 import referee
-from referee.spec_extends import shipped_spec_names
+from referee.spec.extends import shipped_spec_names
 
 
 def play(spec: str, seed: int, mode: str) -> int:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from referee.host import Match
+from referee.play.host import Match
 
 DRAWER = """
 import json, sys

@@ -13,10 +13,10 @@ import sys
 import time
 from pathlib import Path
 
-from referee.compiler import load_rules
-from referee.replay import check_stream
-from referee.simulate import simulate_game
-from referee.spec_paths import shipped_spec_path
+from referee.checking.replay import check_stream
+from referee.play.simulate import simulate_game
+from referee.rules.compiler import load_rules
+from referee.spec.paths import shipped_spec_path
 
 
 def main() -> None:

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.replay import rules_for
-from referee.simulate import simulate_game
+from referee.checking.replay import rules_for
+from referee.play.simulate import simulate_game
 
 
 def build_corpus(folder: Path, games: int) -> int:

@@ -1,0 +1,158 @@
+"""The closed vocabulary of a spec (``referee-spec/1``): every key, effect, start action, check, option and setting
+a spec may use, with the values each may take. Nothing outside these is read; ``docs/spec-language.md`` documents
+every one (a test checks it)."""
+
+from __future__ import annotations
+
+import re
+
+FORMAT = "referee-spec/1"
+
+EFFECTS_WITH_AMOUNT = frozenset({"next-player-draws", "skip"})
+EFFECTS_PLAIN = frozenset(
+    {
+        "choose-colour",
+        "next-player-draws-until-colour",
+        "skip-everyone",
+        "reverse",
+        "flip",
+        "only-without-colour-in-play",
+        "challengeable",
+    }
+)
+START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
+CHECKS = frozenset(
+    {
+        "syntax",
+        "players",
+        "known-player",
+        "dealer",
+        "deck",
+        "known-card",
+        "shuffle",
+        "hands",
+        "start-card",
+        "round-order",
+        "start-colour",
+        "start-again",
+        "turn",
+        "in-hand",
+        "ambiguous",
+        "match",
+        "turn-draw",
+        "drawn-card-only",
+        "pass",
+        "draw-source",
+        "wild-colour",
+        "choose",
+        "penalty",
+        "penalty-owed",
+        "reshuffle",
+        "empty-draw",
+        "flip-colour",
+        "bluff",
+        "challenge",
+        "call",
+        "uncaught",
+        "catch",
+        "round-over",
+        "score",
+        "game-over",
+        "swap",
+        "jump-in",
+        "draw-until-playable",
+    }
+)
+# Checks that can arise only where some kind has an effect: a spec without one need not govern them.
+CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
+# Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
+CHECKS_ONLY_UNDER: dict[str, str] = {"swap": "seven-swaps", "jump-in": "jump-in", "draw-until-playable": "draw-until-playable"}
+# Settings an effect may take, with their allowed values (the first is the default).
+EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "next-player-draws": {"into": ("hand", "discard-pile")},
+    "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
+}
+OPTION_CHOICES: dict[str, frozenset[str]] = {
+    "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
+    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped", "nobody"}),
+    "reshuffle": frozenset({"keep-top", "take-all"}),
+    "two-player-reverse": frozenset({"skip", "reverse"}),
+    "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
+    "dealer-rotation": frozenset({"left", "right"}),
+}
+# What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
+# meaning a spec without the section has (specs written before the section keep their meaning).
+DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "challenge-guilty": {
+        "draws": ("player", "challenger"),
+        "cards": ("penalty", "penalty-and-extra"),
+        "then": ("challenger-plays", "challenger-loses-turn"),
+    },
+    "challenge-innocent": {
+        "draws": ("challenger", "player"),
+        "cards": ("penalty-and-extra", "penalty"),
+        "then": ("challenger-loses-turn", "challenger-plays"),
+    },
+    "catch": {"draws": ("caught", "catcher")},
+}
+OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
+OPTION_LISTS = frozenset({"stacking"})
+# The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
+# the rulebooks do, so specs written before they existed keep their meaning.
+OPTION_FLAGS = frozenset({"seven-swaps", "zero-rotates", "jump-in", "draw-until-playable"})
+OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
+REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS
+OPTION_EXAMPLES: dict[str, str] = {
+    **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
+    "target": "500",
+    "challenge-innocent-extra": "2",
+    "uno-catch-penalty": "2",
+    "stacking": "{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}",
+    **{name: "true" for name in OPTION_FLAGS},
+}
+PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
+MAX_SIDES = 2
+MAX_DECK_CARDS = 10_000  # faces on one side of a deck (the shipped decks have 108 or 112): sizes are checked from the
+# counts before anything is expanded, so that a small spec cannot ask for millions of cards
+# The keys of each part of a spec (the closed vocabulary; docs/spec-language.md documents every one).
+SOURCE_KEYS = frozenset({"title", "publisher", "file"})
+DISPUTES_FORM = "{challenge-guilty: {draws: player, cards: penalty, then: challenger-plays}, ...}"
+TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
+MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
+KIND_KEYS = frozenset({"class", "sides", "numbers", "copies", "points", "effects", "at-start", "rule", "start-rule", "spellings"})
+NUMBERS_KEYS = frozenset({"from", "to"})
+OPTION_ENTRY_KEYS = frozenset({"value", "rule"})
+RULE_KEYS = frozenset({"id", "summary", "source", "ruling", "options", "checks"})
+CITATION_KEYS = frozenset({"key", "section"})
+NAME_FORM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+NUMBER_FORM = re.compile(r"0|[1-9][0-9]{0,5}")
+
+
+# A claim (``claims:`` of a spec, or a game's claims file): its keys, and the forms, exactly one per claim. The prover
+# reads them (referee.proof.claims) and the JSON Schema is made from them (referee.spec.schema).
+CLAIM_FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
+CLAIM_KEYS = frozenset({"id", "statement", "source", "if", "withdrawn", *CLAIM_FORMS})
+
+
+TOP_KEYS = frozenset(
+    {
+        "format",
+        "name",
+        "game",
+        "title",
+        "extends",
+        "sources",
+        "table",
+        "sides",
+        "matching",
+        "kinds",
+        "options",
+        "disputes",
+        "rules",
+        "deck",
+        "deck-composition",
+        "claims",
+    }
+)
+MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options", "disputes"})
