@@ -82,8 +82,8 @@ def folder() -> Path | None:
 
 def _code_stamp() -> str:
     """The Python, and the files of the modules that define compiled rules (a ``.py`` or a compiled ``.so``)."""
-    names = ("cards", "spec.catalogue", "rules.compiler", "errors", "spec.extends", "spec.model", "spec.nodes", "spec.vocabulary")
-    names += ("rules.cache",)
+    names = ["cards", "spec.catalogue", "rules.compiler", "errors", "spec.extends", "spec.model", "spec.nodes", "spec.vocabulary"]
+    names.append("rules.cache")
     parts = [sys.version, MAGIC]
     files = [getattr(sys.modules.get(f"referee.{name}"), "__file__", None) for name in names]  # loaded by the compiler, our caller
     shipped = getattr(sys.modules.get("referee.spec.extends"), "SPECS", None)
