@@ -19,6 +19,9 @@ COMPILED = (
     "referee.log.events",
     "referee.log.reader",
     "referee.rules.effects",
+    "referee.engine.reject",
+    "referee.engine.knowledge",
+    "referee.engine.public_knowledge",
     "referee.engine.state",
     "referee.engine.scoring",
     "referee.engine.legality",
@@ -93,7 +96,6 @@ def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
 
 # The helpers the engine's own modules share; code outside the engine uses apply, snapshot/restore, matches,
 # playable, resolve_in_hand, can_reshuffle and round_points (referee/engine/engine.py's docstring).
-ENGINE_MODULES = {"engine.py", "legality.py", "deal.py", "disputes.py"}
 ENGINE_INTERNALS = (
     "seat_of|card|cards|name_of|warn|take|remove_from_hand|close_window|settle|flip|apply_effects|catch_owed|finish_round|forget_cards"
 )
@@ -106,7 +108,7 @@ def test_no_code_outside_the_engine_calls_its_internal_helpers() -> None:
     found = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in sorted((ROOT / "referee").rglob("*.py"))
-        if path.name not in ENGINE_MODULES
+        if path.parent.name != "engine"  # the engine package: the engine and the parts it calls
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if call.search(line)
     ]

@@ -15,7 +15,8 @@ from typing import Any
 
 from referee.cards import Card
 from referee.checking.replay import DEFAULT_TIMEOUT, Replay
-from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Reject
+from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
+from referee.engine.reject import Reject
 from referee.errors import InputError, Position, UsageError
 from referee.log import events as ev
 from referee.log.inputs import LogSource

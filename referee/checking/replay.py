@@ -12,17 +12,19 @@ import errno
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from referee.engine.engine import Engine
 from referee.errors import InputError, Position, ReportedError, SpecError, escape
 from referee.log import events as ev
 from referee.log.inputs import LogSource
 from referee.log.reader import COLOURS, PAIRS, CardForm, LogReader
-from referee.public.rounds import Branches, judge, rule_of
 from referee.rules.compiler import Rules, load_rules
 from referee.spec.extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict
+
+if TYPE_CHECKING:  # a public round's modules load when a log has one: a full-mode check does not pay for them
+    from referee.public.rounds import Branches
 
 DEFAULT_TIMEOUT = 60.0  # seconds for the solver on one log's public rounds (check --timeout)
 UNJUDGED = CardForm(pairs=False)  # the card form while the log's spec cannot be read
@@ -222,6 +224,8 @@ class Replay:
                 return failure
         diagnostic = engine.apply(event)
         if diagnostic is None and type(event) is ev.Public:  # the log's time left bounds the round's replays too
+            from referee.public.rounds import Branches
+
             self.branches = Branches(engine, time.monotonic() + max(0.001, self.timeout))
             self.branches.events.append(event)
             self.round_started = time.monotonic()
@@ -233,6 +237,8 @@ class Replay:
         engine = self.engine
         assert branches is not None and engine is not None
         self.branches = None
+        from referee.public.rounds import judge, rule_of
+
         outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of(engine.rules), self.want_answers)
         self.timeout -= time.monotonic() - self.round_started  # the replays and the judgement: one budget for the log
         verdict = self.verdict

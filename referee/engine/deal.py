@@ -14,8 +14,9 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from referee.cards import Card
-from referee.engine.hidden import HiddenDeck, HiddenState, Put, Refill
-from referee.engine.legality import Reject, why_unknown
+from referee.engine.knowledge import FULL, OBSERVED
+from referee.engine.legality import why_unknown
+from referee.engine.reject import Reject
 from referee.engine.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAIN
 from referee.log import events as ev
 from referee.rules import effects
@@ -109,6 +110,7 @@ def round_(engine: Table, event: ev.Round) -> None:
     state.uno_player = None
     state.uno_called = False
     state.uno_caught = False
+    state.knowledge = state.knowledge.next_round()
     state.hidden = None
     engine.rounds.append(RoundResult(event.number, False))
 
@@ -142,7 +144,7 @@ def shuffle(engine: Table, event: ev.Shuffle) -> None:
         if extra:
             detail.append("extra " + _some(sorted(c.token for c in extra.elements())))
         raise Reject("bad-setup", "shuffle", f"the shuffle is not the deck ({'; '.join(detail)})")
-    state.full_mode = True
+    state.knowledge = FULL
     state.draw_pile = cards[::-1]
     for seat in deal_order(state.dealer, state.player_count, engine.rules.spec.hand_size):
         card = state.draw_pile.pop()
@@ -161,7 +163,7 @@ def hand(engine: Table, event: ev.Hand) -> None:
     hand_size = engine.rules.spec.hand_size
     if len(cards) != hand_size:
         raise Reject("bad-setup", "hands", f"{event.player}'s hand has {len(cards)} cards, not {hand_size}")
-    state.full_mode = False
+    state.knowledge = OBSERVED
     dealt = Counter(cards)
     for held in state.hands:
         dealt.update(held)
@@ -174,52 +176,23 @@ def hand(engine: Table, event: ev.Hand) -> None:
 
 
 def public(engine: Table, event: ev.Public) -> None:
-    """``public``: the hands are dealt unseen (a batch of unknown cards each, referee.engine.hidden)."""
-    state = engine.state
-    if state.phase is not SETUP:
+    """``public``: the hands are dealt unseen (``referee.engine.public_knowledge``, loaded with the first such round)."""
+    if engine.state.phase is not SETUP:
         raise Reject("bad-setup", "shuffle", "'public' comes right after the 'dealer' line")
-    state.full_mode = False
-    deck = HiddenDeck.of(state.deck_counts)
-    whole = engine.new_id()
-    known = tuple(k for k, count in enumerate(deck.counts) for _ in range(count))
-    hidden = HiddenState(deck, [{} for _ in state.players], [], whole)
-    hidden.add(Refill(whole, event.line, "shuffle", (), known, "the deal, unseen, from the whole deck"))
-    state.hidden = hidden
-    state.observed_size = len(state.deck)
-    hand_size = engine.rules.spec.hand_size
-    for seat, name in enumerate(state.players):
-        engine.hidden_draw(seat, hand_size, None, event.line, "hands", f"{name}'s hand dealt")
-    state.hands_given = state.player_count
+    from referee.engine.public_knowledge import deal_unseen
+
+    deal_unseen(engine, event.line)
 
 
 def start(engine: Table, event: ev.Start) -> None:
     state = engine.state
     card = engine.card(event.card)
-    if state.hidden is not None:
-        if state.phase is PLAYING or state.phase is ROUND_OVER:
-            raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up stayed on the discard pile")
-        if state.draw_pile_size() <= 0:
-            raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
-        engine.hidden_draw(None, 1, (state.hidden.deck.index[card],), event.line, "start-card", f"the card turned up, {card}")
-        turn_up(engine, card)
-        return
     if state.hands_given < state.player_count:
         missing = [name for seat, name in enumerate(state.players) if not state.hand_sizes[seat]]
         raise Reject("bad-setup", "start-card", f"'start' before every hand is given (missing: {' '.join(missing)})")
     if state.phase is PLAYING or state.phase is ROUND_OVER:
         raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up stayed on the discard pile")
-    if state.phase is SETUP:
-        pile = Counter(state.deck_counts)
-        for held in state.hands:
-            pile.subtract(held)
-        state.draw_counts = dict(+pile)
-        state.observed_size = sum(state.draw_counts.values())
-    if state.draw_counts.get(card, 0) <= 0:
-        raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
-    state.draw_counts[card] -= 1
-    state.observed_size -= 1
-    if not state.draw_counts[card]:
-        del state.draw_counts[card]
+    state.knowledge.start(engine, card, state.phase is SETUP)
     turn_up(engine, card)
 
 
@@ -235,31 +208,16 @@ def turn_up(engine: Table, card: Card) -> None:
     face = card.faces[state.side]
     face_rules = rules.faces[face]
     if "return-to-draw-pile" in face_rules.at_start:
-        if state.full_mode:
-            for _ in range(len(state.draw_pile) + 1):
-                state.draw_pile.insert(0, card)
-                card = state.draw_pile.pop()
-                face = card.faces[state.side]
-                face_rules = rules.faces[face]
-                if "return-to-draw-pile" not in face_rules.at_start:
-                    break
-        else:
-            hidden = state.hidden
-            if hidden is not None:
-                back = engine.new_id()
-                hidden.add(
-                    Put(back, engine.line, "start-again", hidden.deck.index[card], hidden.pile, f"{card} goes back into the draw pile")
-                )
-                hidden.pile = back
-            else:
-                state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
-            state.observed_size += 1
+        turned = state.knowledge.put_back(engine, card)
+        if turned is None:  # which card is turned up instead is the next 'start' line's
             state.phase = START_AGAIN
             return
+        card = turned
+        face = card.faces[state.side]
+        face_rules = rules.faces[face]
     state.phase = PLAYING
     state.discard_pile = [card]
-    if state.hidden is not None:
-        state.hidden.discard = [None]
+    state.knowledge.turned_up(state)
     dealer_seat = state.dealer
     left = state.next_player(dealer_seat)
     state.turn = left

@@ -9,12 +9,11 @@ recorded as a ``Dispute`` for ``adjudicate``.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from referee.engine.hidden import Held
-from referee.engine.legality import Reject, no_catch_owed
+from referee.engine.legality import no_catch_owed
+from referee.engine.reject import Reject
 from referee.engine.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 from referee.log import events as ev
 from referee.rules import effects
@@ -106,8 +105,8 @@ def challenge(engine: Table, event: ev.Challenge) -> None:
     penalty.stack_kind = None  # a penalty a challenge produced is never stacked on
     penalty.ruled = True
     base_count = penalty.count
-    if state.hidden is not None and penalty.asked >= 0:
-        _rule_unseen(engine, penalty, event)
+    if penalty.asked >= 0:  # a question a public round asked of a hidden hand
+        state.knowledge.rule_challenge(engine, penalty, event)
     evidence = tuple(card.token for card in penalty.evidence)
     ruling = Ruling.GUILTY if penalty.guilty else Ruling.INNOCENT
     outcome = rules.spec.disputes.guilty if penalty.guilty else rules.spec.disputes.innocent
@@ -163,22 +162,6 @@ def _invalid_challenge(
         assert penalty.played_by is not None
         return f"{target_name} did not play the wild draw card; {names[penalty.played_by]} did", ()
     return "", ()
-
-
-def _rule_unseen(engine: Table, penalty: Penalty, event: ev.Challenge) -> None:
-    """A challenge in a public round: the hands are hidden, so the record's next draw shows the ruling; each ruling
-    is a branch, with the fact that the challenged hand held (or did not hold) the colour."""
-    hidden = engine.state.hidden
-    assert hidden is not None
-    guilty = engine.decide(2) == 0
-    penalty.guilty = guilty
-    question = hidden.questions[penalty.asked]
-    what = f"{event.target} held {'a' if guilty else 'no'} {question.colour} card ({'guilty' if guilty else 'innocent'})"
-    # the ruling is what the next draw line shows: the fact is that line's (Engine._draw_count)
-    hidden.ruling = Held(engine.new_id(), event.line, "challenge", question.hand, question.types, guilty, what)
-    questions = list(hidden.questions)
-    questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
-    hidden.questions = tuple(questions)
 
 
 def _ruling_reason(penalty: Penalty, target_name: str, evidence: tuple[str, ...]) -> str:

@@ -26,13 +26,11 @@ other engine modules call; code outside the engine uses ``apply``,
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 
 from referee.cards import Card, Face
 from referee.engine import deal, disputes, legality, scoring
-from referee.engine.hidden import Batch, Fixed, Pick, Question, Refill, Same, Shown, hand_story, is_unseen, term_add
-from referee.engine.legality import Reject
+from referee.engine.reject import Reject
 from referee.engine.state import (
     GAME_OVER,
     NO_ROUND,
@@ -41,6 +39,7 @@ from referee.engine.state import (
     START_AGAIN,
     STATE_FIELDS,
     Dispute,
+    DrawKind,
     GameState,
     Penalty,
     Phase,
@@ -50,9 +49,6 @@ from referee.log import events as ev
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
 from referee.verdicts import Diagnostic, RoundResult
-
-# What a draw line is, once its gates are passed (Engine._draw_kind).
-_PENALTY, _UNTIL_PLAYABLE, _TURN = "penalty", "until-playable", "turn"
 
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
 
@@ -180,20 +176,6 @@ class Engine:
         self._ids += 1
         return self._ids
 
-    def hidden_draw(self, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int:
-        """``size`` cards leave the draw pile unseen (a public round), to ``seat``'s hand (None: onto no hand)."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        batch = self.new_id()
-        hidden.add(Batch(batch, line, check, size, types, hidden.pile, seat, what))
-        hidden.pile = batch
-        state.observed_size -= size
-        if seat is not None:
-            term_add(hidden.hands[seat], batch, 1)
-            state.hand_sizes[seat] += size
-        return batch
-
     def _names_known(self, event: ev.Event) -> None:
         """Every player a line names is one (unknown-player), whatever else is wrong with the line."""
         for attribute in _NAMED.get(type(event), ()):
@@ -291,34 +273,6 @@ class Engine:
             hand[card] -= 1
         state.hand_sizes[seat] -= 1
 
-    def take(self, seat: int, named: Card | None) -> Card:
-        """Move one card from the draw pile to a hand (wrong-draw when it is not there)."""
-        state = self.state
-        if state.full_mode:
-            if not state.draw_pile:
-                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
-            top = state.draw_pile[-1]
-            if named is not None and named != top:
-                raise Reject("wrong-draw", "draw-source", f"{named} is not the top of the draw pile ({top} is)", (top.token,))
-            state.draw_pile.pop()
-            card = top
-        else:
-            if named is None:
-                raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
-            left = state.draw_counts.get(named, 0)
-            if left <= 0:
-                raise Reject("wrong-draw", "draw-source", f"{named} is not in the draw pile")
-            if left == 1:
-                del state.draw_counts[named]
-            else:
-                state.draw_counts[named] = left - 1
-            state.observed_size -= 1
-            card = named
-        hand = state.hands[seat]
-        hand[card] = hand.get(card, 0) + 1
-        state.hand_sizes[seat] += 1
-        return card
-
     # -- playing
 
     def _play(self, event: ev.Play) -> None:
@@ -393,11 +347,11 @@ class Engine:
     def _drawn_gate(self, card: Card, player: str) -> None:
         """After a draw only the card drawn may be played (in a public round that is a fact to record, not a check)."""
         state = self.state
-        hidden = state.hidden
         self._same_as = None
-        if hidden is not None and state.drew and hidden.drawn is not None:
-            self._same_as = hidden.drawn  # the card played is the one drawn: a fact, not a check
-        elif state.drew and card != state.drawn_card:
+        if not state.drew:
+            return
+        self._same_as = state.knowledge.drawn_unknown(state)  # a public round: the card drawn is unknown, and the
+        if self._same_as is None and card != state.drawn_card:  # card played is it: a fact to record, not a check
             drawn = state.drawn_card
             raise Reject(
                 "illegal-play",
@@ -421,12 +375,9 @@ class Engine:
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
-        hidden = state.hidden
-        if hidden is not None:
-            self._hidden_play(seat, card, line)
-        else:
-            self.remove_from_hand(seat, card)
-        hand = state.hands[seat]
+        knowledge = state.knowledge
+        knowledge.play_from_hand(self, seat, card, line, self._same_as)
+        self._same_as = None
         state.discard_pile.append(card)
         state.top_by = seat
         state.drew = False
@@ -435,11 +386,8 @@ class Engine:
         held = False
         evidence: tuple[Card, ...] = ()
         asked = -1
-        if face_rules.restricted and hidden is not None:
-            asked = self._ask(seat, line, colour_before)
-        elif face_rules.restricted:
-            side = state.side
-            evidence = tuple(sorted((c for c in hand if c.faces[side].colour == colour_before), key=lambda c: c.token))
+        if face_rules.restricted:
+            evidence, asked = knowledge.held_colour(self, seat, line, colour_before)
             held = bool(evidence)
         if state.hand_sizes[seat] == 1:
             self._open_window(seat, line)
@@ -488,33 +436,6 @@ class Engine:
         elif number == 0 and self.rules.zero_rotates:
             self.rotate_hands()
 
-    def _hidden_play(self, seat: int, card: Card, line: int) -> None:
-        """A play from a hidden hand: one card showing the face leaves it (a pick), and goes on the discard pile."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        face = card.faces[state.side]
-        pick = self.new_id()
-        name = self.name_of(seat)
-        hidden.add(Pick(pick, line, "in-hand", hidden.hand_terms(seat), hidden.deck.showing(face, state.side), f"{name} plays {face}"))
-        if self._same_as is not None:
-            hidden.add(Same(self.new_id(), line, "drawn-card-only", pick, self._same_as, f"{name} plays the card just drawn"))
-            self._same_as = None
-        term_add(hidden.hands[seat], pick, -1)
-        state.hand_sizes[seat] -= 1
-        hidden.discard.append(pick)
-
-    def _ask(self, seat: int, line: int, colour: str | None) -> int:
-        """A wild draw card from a hidden hand: record the question whether its player held the colour in play."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        side = state.side
-        types = hidden.deck.where(side, lambda face: colour is not None and face.colour == colour)
-        question = Question(line, self.name_of(seat), colour or "", hidden.hand_terms(seat), types)
-        hidden.questions = (*hidden.questions, question)
-        return len(hidden.questions) - 1
-
     def rotate_hands(self) -> None:
         """Zero rotates: every hand passes to the next player in the direction of play, and every UNO window closes
         (a player handed one card owes no call for it)."""
@@ -524,10 +445,9 @@ class Engine:
             source = effects.rotation_source(seat, state.direction, state.player_count)
             state.hands[seat] = hands[source]
             state.hand_sizes[seat] = sizes[source]
-        if state.hidden is not None:
-            terms = list(state.hidden.hands)
-            for seat in range(state.player_count):
-                state.hidden.hands[seat] = terms[effects.rotation_source(seat, state.direction, state.player_count)]
+        state.knowledge.pass_hands(
+            state, [(seat, effects.rotation_source(seat, state.direction, state.player_count)) for seat in range(state.player_count)]
+        )
         self.close_window()
 
     def _swap_due(self, event: ev.Event) -> None:
@@ -559,13 +479,11 @@ class Engine:
         other = self.seat_of(event.target)
         self.close_window()  # the 7's player's UNO window closes at the swap
         hands, sizes = list(state.hands), list(state.hand_sizes)
-        terms = list(state.hidden.hands) if state.hidden is not None else []
-        for seat in (swapper, other):
-            source = effects.swap_source(seat, swapper, other, effects.python_choice)
+        sources = [(seat, effects.swap_source(seat, swapper, other, effects.python_choice)) for seat in (swapper, other)]
+        for seat, source in sources:
             state.hands[seat] = hands[source]
             state.hand_sizes[seat] = sizes[source]
-            if state.hidden is not None:
-                state.hidden.hands[seat] = terms[source]
+        state.knowledge.pass_hands(state, sources)
         state.swap_by = None
 
     def apply_effects(
@@ -626,38 +544,16 @@ class Engine:
         state = self.state
         state.side = (state.side + 1) % self.rules.spec.sides
         effects.turn_over(state.discard_pile, face_rules.flip_discard_pile)
-        if state.full_mode:
-            effects.turn_over(state.draw_pile, face_rules.flip_draw_pile)
-        hidden = state.hidden
-        if hidden is not None:
-            effects.turn_over(hidden.discard, face_rules.flip_discard_pile)
-            top = state.discard_pile[-1]
-            if is_unseen(top.faces[state.side]):
-                self._uncover(top)
-
-    def _uncover(self, top: Card) -> None:
-        """A Flip uncovers the other face of a card played from a hidden hand: each face it can have is one branch of
-        the replay (the record's next lines rule out the others)."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        pick = hidden.discard[-1]
-        assert pick is not None
-        played = next(face for face in top.faces if not is_unseen(face))
-        types = hidden.deck.showing(played, played.side)
-        chosen = types[self.decide(len(types))]
-        card = hidden.deck.types[chosen]
-        hidden.add(Fixed(self.new_id(), self.line, "match", pick, chosen, f"the card uncovered is {card}"))
-        state.discard_pile[-1] = card
+        state.knowledge.flip(self, face_rules)
 
     def settle(self) -> None:
         """Drop penalties that can no longer be drawn (ruling 17), then end the round if it is over."""
         state = self.state
         while state.penalties and state.draw_pile_size() == 0 and len(state.discard_pile) <= 1:
             penalty = state.penalties.pop(0)
-            self._penalty_ends(penalty)
+            self.penalty_ends(penalty)
 
-    def _penalty_ends(self, penalty: Penalty) -> None:
+    def penalty_ends(self, penalty: Penalty) -> None:
         state = self.state
         if penalty.bluff:
             self._warn_bluff(penalty)
@@ -689,7 +585,7 @@ class Engine:
             self._warn_bluff(penalty)
         penalty.started = True
         penalty.challengeable = False
-        card = self.take(seat, named)
+        card = state.knowledge.take(state, seat, named)
         if penalty.into_discard:
             self.remove_from_hand(seat, card)
             state.discard_pile.insert(len(state.discard_pile) - 1, card)
@@ -702,7 +598,7 @@ class Engine:
             penalty.extra -= 1
         if not penalty.owed:
             state.penalties.pop(0)
-            self._penalty_ends(penalty)
+            self.penalty_ends(penalty)
         self.settle()
 
     # -- drawing and passing
@@ -711,19 +607,19 @@ class Engine:
         state = self.state
         seat = self.seat_of(event.player)
         cards = self.cards(event.cards)
-        kind = self._draw_kind(seat, event.player, len(cards))
-        if kind == _PENALTY:
+        kind = self.draw_kind(seat, event.player, len(cards))
+        if kind is DrawKind.PENALTY:
             self._penalty_draw(seat, cards)
-        elif kind == _UNTIL_PLAYABLE:
+        elif kind is DrawKind.UNTIL_PLAYABLE:
             self._draw_until_playable(seat, cards)
         elif not self._nothing_to_draw(cards):
-            if not state.full_mode and not cards:
-                raise Reject("wrong-draw", "draw-source", self._unnamed())
+            if not cards:
+                state.knowledge.bare_draw()
             self.close_window()
-            state.drawn_card = self.take(seat, cards[0] if cards else None)
+            state.drawn_card = state.knowledge.take(state, seat, cards[0] if cards else None)
             state.drew = True
 
-    def _draw_kind(self, seat: int, name: str, count: int) -> str:
+    def draw_kind(self, seat: int, name: str, count: int) -> DrawKind:
         """The gates every draw line passes, named cards or a count (a round in play; a penalty is its owner's; no
         colour to choose; the turn; one card a turn): which draw it is, a penalty's, a draw until playable or a turn's
         draw of one card."""
@@ -733,19 +629,19 @@ class Engine:
         if state.penalties:
             self._owes(seat)
             self.close_window()
-            return _PENALTY
+            return DrawKind.PENALTY
         legality.must_not_choose(state, seat)
         if self.rules.draw_until_playable:
             if state.drawing and seat != state.turn:
                 self._draw_unfinished()
             legality.turn_gate(state, seat)
-            return _UNTIL_PLAYABLE
+            return DrawKind.UNTIL_PLAYABLE
         legality.turn_gate(state, seat)
         if state.drew:
             raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn: play the card drawn or pass")
         if count > 1:
             raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {count}")
-        return _TURN
+        return DrawKind.TURN
 
     def _owes(self, seat: int) -> None:
         """A draw while a penalty is owed is that penalty's, by the player who owes it (bad-penalty)."""
@@ -754,37 +650,15 @@ class Engine:
             owner = self.name_of(penalty.player)
             raise Reject("bad-penalty", "penalty", f"{owner} owes {penalty.describe()}, not {self.name_of(seat)}", (owner,))
 
-    def _unnamed(self) -> str:
-        """Why a bare ``P draws`` is not enough here (cards remain to be drawn)."""
-        if self.state.hidden is not None:
-            return "cards remain to be drawn: a public round's draw gives its count ('P draws N')"
-        return "in observed mode a draw names its cards"
-
     def _draw_count(self, event: ev.DrawCount) -> None:
-        """``P draws N`` in a public round: the same gates as a draw of named cards; the cards are unknowns."""
+        """``P draws N``: a public round's draw (``referee.engine.public_knowledge``); in any other round, wrong-draw."""
         state = self.state
         seat = self.seat_of(event.player)
-        hidden = state.hidden
-        if hidden is None:
-            if state.phase is not PLAYING:
-                legality.not_in_play(state)
-            raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
-        kind = self._draw_kind(seat, event.player, event.count)
-        if kind == _PENALTY:
-            if hidden.ruling is not None:  # this draw shows the challenge's ruling
-                hidden.add(dataclasses.replace(hidden.ruling, line=event.line))
-                hidden.ruling = None
-            self._hidden_penalty_draw(seat, event.count, event.line)
-        elif kind == _UNTIL_PLAYABLE:
-            self._hidden_draw_until_playable(seat, event.count, event.line)
-        else:
-            self._pile_has(1)
-            self.close_window()
-            hidden.drawn = self.hidden_draw(seat, 1, None, event.line, "draw-source", f"{event.player} draws 1")
-            state.drew = True
-            state.drawn_card = None
+        if state.phase is not PLAYING:
+            legality.not_in_play(state)
+        state.knowledge.draw_count(self, seat, event)
 
-    def _pile_has(self, count: int) -> None:
+    def pile_has(self, count: int) -> None:
         """A hidden draw of ``count`` cards needs them in the draw pile (a reshuffle first, or nothing left to draw)."""
         if self.state.draw_pile_size() >= count:
             return
@@ -794,104 +668,9 @@ class Engine:
             )
         raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
 
-    def _split_draw(self, seat: int, count: int, ending: tuple[int, ...], line: int, check: str, what: str) -> bool:
-        """``count`` hidden cards drawn until one of the types ``ending``: either the last of them is the first such
-        card (True), or none is (False); the replay tries both."""
-        others = tuple(k for k in range(len(self.state.hidden.deck.types)) if k not in set(ending))  # type: ignore[union-attr]
-        if self._last_cards(count):  # nothing is left after these: the draw ends either way, the last card is any
-            if count > 1:
-                self.hidden_draw(seat, count - 1, others, line, check, f"{what}: the cards before the last")
-            self.hidden_draw(seat, 1, None, line, check, f"{what}: the last card there was")
-            return True
-        ends = self.decide(2) == 0
-        if ends:
-            if count > 1:
-                self.hidden_draw(seat, count - 1, others, line, check, f"{what}: the cards before the last")
-            self.hidden_draw(seat, 1, ending, line, check, f"{what}: the last card")
-        else:
-            self.hidden_draw(seat, count, others, line, check, f"{what}: none ends the draw")
-        return ends
-
-    def _last_cards(self, count: int) -> bool:
+    def last_cards(self, count: int) -> bool:
         """Whether drawing ``count`` cards takes the last ones there are (the draw pile, and nothing to reshuffle)."""
         return self.state.draw_pile_size() == count and not self.can_reshuffle()
-
-    def _hidden_penalty_draw(self, seat: int, count: int, line: int) -> None:
-        """Draw ``count`` hidden cards of the penalties ``seat`` owes (ruling 17 and the penalty's kind)."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        name = self.name_of(seat)
-        while count > 0:
-            if not state.penalties or state.penalties[0].player != seat:
-                raise Reject("bad-penalty", "penalty", f"{name} drew more cards than the penalty ({count} too many)")
-            penalty = state.penalties[0]
-            self._pile_has(1)
-            room = state.draw_pile_size()
-            penalty.started = True
-            penalty.challengeable = False
-            if penalty.into_discard:
-                raise Reject("wrong-draw", "draw-source", "a penalty drawn into the discard pile is not judged in a public round")
-            if penalty.count > 0:
-                taken = min(count, penalty.count, room)
-                self.hidden_draw(seat, taken, None, line, "penalty", f"{name} draws {taken} of a penalty")
-                penalty.count -= taken
-            elif penalty.until_colour is not None:
-                taken = min(count, room)
-                colour = penalty.until_colour
-                ending = hidden.deck.where(state.side, lambda face, colour=colour: face.colour == colour)
-                others = tuple(k for k in range(len(hidden.deck.types)) if k not in set(ending))
-                # where the first card of the colour is among the line's cards (the rest are the extra cards), or nowhere
-                places = [place for place in range(taken, 0, -1) if taken - place <= penalty.extra]
-                what = f"{name} draws until a {colour} card"
-                if not penalty.extra and self._last_cards(taken):  # the penalty ends either way: the last card is any
-                    if taken > 1:
-                        self.hidden_draw(seat, taken - 1, others, line, "penalty", f"{what}: the cards before the last")
-                    self.hidden_draw(seat, 1, None, line, "penalty", f"{what}: the last card there was")
-                    penalty.until_colour = None
-                    count -= taken
-                    if not penalty.owed:
-                        state.penalties.pop(0)
-                        self._penalty_ends(penalty)
-                    self.settle()
-                    continue
-                choice = self.decide(len(places) + 1)
-                if choice < len(places):
-                    taken = places[choice]
-                    if taken > 1:
-                        self.hidden_draw(seat, taken - 1, others, line, "penalty", f"{what}: the cards before it")
-                    self.hidden_draw(seat, 1, ending, line, "penalty", f"{what}: the {colour} card")
-                    penalty.until_colour = None
-                else:
-                    self.hidden_draw(seat, taken, others, line, "penalty", f"{what}: none of the colour")
-            else:
-                taken = min(count, penalty.extra, room)
-                self.hidden_draw(seat, taken, None, line, "penalty", f"{name} draws {taken} more")
-                penalty.extra -= taken
-            count -= taken
-            if not penalty.owed:
-                state.penalties.pop(0)
-                self._penalty_ends(penalty)
-            self.settle()
-
-    def _hidden_draw_until_playable(self, seat: int, count: int, line: int) -> None:
-        """Draw until playable with hidden cards: the line's last card is the first playable one, or none is."""
-        state = self.state
-        hidden = state.hidden
-        assert hidden is not None
-        name = self.name_of(seat)
-        if state.drew and not state.drawing:
-            if hidden.drawn is not None:
-                raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card: play it or pass")
-            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
-        self._pile_has(count)
-        self.close_window()
-        playable = hidden.deck.where(state.side, self.matches)
-        ends = self._split_draw(seat, count, playable, line, "draw-until-playable", f"{name} draws until playable")
-        state.drew = True
-        state.drawn_card = None
-        hidden.drawn = hidden.pile if ends else None
-        state.drawing = not ends and self.cards_remain()
 
     def _nothing_to_draw(self, cards: list[Card]) -> bool:
         """A turn draw on an empty draw pile: a reshuffle must come first, or, when nothing is left (ruling 17), the draw
@@ -936,8 +715,8 @@ class Engine:
             raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
         if self._nothing_to_draw(cards):
             return
-        if not state.full_mode and not cards:
-            raise Reject("wrong-draw", "draw-source", self._unnamed())
+        if not cards:
+            state.knowledge.bare_draw()
         self.close_window()
         queue: list[Card | None] = list(cards) if cards else []
         while True:
@@ -957,7 +736,7 @@ class Engine:
                 if self.can_reshuffle():
                     raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
                 raise Reject("wrong-draw", "empty-draw", f"nothing is left to draw: {queue[0]} cannot be drawn")
-            card = self.take(seat, queue.pop(0))
+            card = state.knowledge.take(state, seat, queue.pop(0))
             state.drew = True
             state.drawn_card = card
             state.drawing = not self.matches(card.faces[state.side]) and self.cards_remain()
@@ -965,8 +744,7 @@ class Engine:
     def _penalty_draw(self, seat: int, cards: list[Card]) -> None:
         state = self.state
         if not cards:
-            if not state.full_mode:
-                raise Reject("wrong-draw", "draw-source", self._unnamed())
+            state.knowledge.bare_draw()
             if state.draw_pile_size() == 0:
                 raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
             while state.penalties and state.penalties[0].player == seat and state.draw_pile:
@@ -1032,31 +810,7 @@ class Engine:
             raise Reject("invalid-reshuffle", "reshuffle", f"the draw pile still holds {state.draw_pile_size()} cards")
         keep_top = self.rules.reshuffle_keeps_top
         rest = state.discard_pile[:-1] if keep_top else list(state.discard_pile)
-        if state.full_mode:
-            if Counter(cards).items() != Counter(rest).items():
-                under = "under its top card" if keep_top else "with its top card"
-                raise Reject(
-                    "invalid-reshuffle",
-                    "reshuffle",
-                    f"the new draw pile must be the {len(rest)} cards of the discard pile {under}",
-                )
-            state.draw_pile = cards[::-1]
-        else:
-            if cards:
-                mode = "a public round" if state.hidden is not None else "observed mode"
-                raise Reject("invalid-reshuffle", "reshuffle", f"in {mode} a reshuffle names no cards")
-            hidden = state.hidden
-            if hidden is not None:
-                beneath = hidden.discard[: len(rest)]
-                refill = self.new_id()
-                terms = tuple((term, 1) for term in beneath if term is not None)
-                known = tuple(hidden.deck.index[card] for card, term in zip(rest, beneath, strict=True) if term is None)
-                hidden.add(Refill(refill, event.line, "reshuffle", terms, known, "the reshuffled draw pile"))
-                hidden.pile = refill
-                del hidden.discard[: len(rest)]
-            else:
-                state.draw_counts = dict(Counter(rest))
-            state.observed_size = len(rest)
+        state.knowledge.reshuffle(self, cards, rest, event.line)
         del state.discard_pile[: len(rest)]
         self.settle()
 
@@ -1078,54 +832,16 @@ class Engine:
 
     def shows_done(self) -> None:
         """A public round's hands are all shown before its scores or the next round (missing-shows)."""
-        hidden = self.state.hidden
-        if hidden is None or hidden.winner is None:
-            return
-        missing = [name for seat, name in enumerate(self.state.players) if seat != hidden.winner and seat not in hidden.shown]
-        if missing:
-            raise Reject(
-                "missing-shows",
-                "score",
-                f"round {self.state.round_number} is public: show the hand of {' and '.join(missing)} first",
-                tuple(f"shows {name}" for name in missing),
-            )
+        self.state.knowledge.shows_done(self)
 
     def _shows(self, event: ev.Shows) -> None:
         """``shows P FACE ...``: a hand at a public round's end; the last one shown scores the round."""
         state = self.state
         seat = self.seat_of(event.player)
-        hidden = state.hidden
-        if hidden is None:
-            raise Reject("bad-shows", "score", "only a public round's hands are shown ('shows' lines)")
-        if hidden.winner is None:
-            raise Reject("bad-shows", "score", f"round {state.round_number} is not over: hands are shown once it ends")
-        if seat == hidden.winner:
-            raise Reject("bad-shows", "score", f"{event.player} won the round and holds no card to show")
-        if seat in hidden.shown:
-            raise Reject("bad-shows", "score", f"{event.player}'s hand was already shown")
-        side = state.side
-        catalogue = self.rules.catalogue
-        faces = []
-        for token in event.faces:
-            face = catalogue.faces[side].get(token)
-            if face is None:
-                if any(catalogue.face(token, other) for other in range(self.rules.spec.sides)):
-                    side_name = self.rules.spec.side_names[side]
-                    raise Reject("bad-shows", "score", f"{token} is not a face of the {side_name} side, the side in play")
-                raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
-            faces.append(face)
-        held = state.hand_sizes[seat]
-        if len(faces) != held:  # a count the record fixes: inconsistent at this line, with the lines that fix it
-            story = hand_story(hidden, seat, state.players)
-            message = f"{event.player} holds {held} card{'' if held == 1 else 's'} ({story.text()}); {len(faces)} shown"
-            raise Reject("inconsistent", "score", message, reasons=story.lines)
-        counts = Counter(faces)
-        groups = tuple((hidden.deck.showing(face, side), counts.get(face, 0)) for face in catalogue.faces[side].values())
-        hidden.add(Shown(self.new_id(), event.line, "score", hidden.hand_terms(seat), groups, f"{event.player}'s hand shown"))
-        hidden.shown[seat] = tuple(faces)
-        if len(hidden.shown) == state.player_count - 1:
-            points = [sum(self.rules.faces[face].points for face in hidden.shown.get(other, ())) for other in range(state.player_count)]
-            self.rounds[-1] = scoring.finish_round(state, self.rules, hidden.winner, points)
+        shown = state.knowledge.shows(self, seat, event)
+        if shown is not None:
+            winner, points = shown
+            self.rounds[-1] = scoring.finish_round(state, self.rules, winner, points)
 
     def round_points(self, seat: int, result: RoundResult) -> int:
         """What ``seat`` won in a finished round (``referee.engine.scoring``)."""
@@ -1135,12 +851,7 @@ class Engine:
         """``winner`` went out: score the round (``referee.engine.scoring``) and close any UNO window. A public round is
         scored once its hands are shown (``_shows``)."""
         state = self.state
-        hidden = state.hidden
-        if hidden is not None and hidden.winner is None:
-            hidden.winner = winner
-            state.phase = ROUND_OVER
-            self.rounds[-1] = RoundResult(state.round_number, True, state.players[winner], self.rules.spec.side_names[state.side])
-        else:
+        if not state.knowledge.round_won(self, winner):
             self.rounds[-1] = scoring.finish_round(state, self.rules, winner)
         state.uno_player = None
         state.uno_called = False

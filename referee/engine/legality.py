@@ -14,29 +14,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from referee.cards import Card, Face, FaceClass
-from referee.engine.hidden import seen_card
+from referee.engine.reject import Reject
 from referee.engine.state import ROUND_OVER, GameState, Penalty
 from referee.rules.compiler import Rules
 
 if TYPE_CHECKING:
     from referee.engine.state import Table  # the engine as its parts see it: they never import referee.engine.engine
-
-
-class Reject(Exception):
-    """Internal: raised inside the engine, turned into a ``Diagnostic`` by ``Engine.apply``.
-
-    ``check`` names the rule-table entry (``Rules.check_rules``) whose rule id the diagnostic cites.
-    """
-
-    def __init__(
-        self, code: str, check: str, message: str, allowed: tuple[str, ...] = (), reasons: tuple[tuple[int, str], ...] = ()
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.check = check
-        self.message = message
-        self.allowed = allowed
-        self.reasons = reasons
 
 
 def matches(state: GameState, rules: Rules, face: Face) -> bool:
@@ -163,8 +146,9 @@ def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
     unknown-card) when it names none, or more than one."""
     state = engine.state
     hand = state.hands[seat]
-    if state.hidden is not None:
-        return _seen(engine, token)
+    seen = state.knowledge.card_in_hand(engine, token)
+    if seen is not None:  # the hands are hidden (a public round)
+        return seen
     if "/" in token:
         card = engine.card(token)
         if hand.get(card, 0) <= 0:
@@ -193,32 +177,14 @@ def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
     return found[0]
 
 
-def _seen(engine: Table, token: str) -> Card:
-    """A public round: the card a ``plays`` face stands for (whether the hand can hold it is a fact for
-    ``referee.public.consistency``): the face's card in a game of one side, else a card of which only that face is known."""
-    state = engine.state
-    rules = engine.rules
-    side = state.side
-    face = rules.catalogue.faces[side].get(token)
-    if face is None:
-        names = rules.spec.side_names
-        other = next((other for other in range(len(names)) if other != side and rules.catalogue.face(token, other)), None)
-        if other is None:
-            raise Reject("unknown-card", "known-card", not_a_face(rules, token))
-        raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
-    if rules.spec.sides == 1:
-        return engine.card(token)
-    return seen_card(face, rules.spec.sides)
-
-
 def named_in_hand(engine: Table, seat: int, token: str) -> list[Card]:
     """The distinct cards of ``seat``'s hand that a ``plays`` token names (a face: every card showing it on the side in
     play; a physical card: itself), without judging which one is meant."""
     state = engine.state
     hand = state.hands[seat]
-    if state.hidden is not None:
-        face = engine.rules.catalogue.faces[state.side].get(token)
-        return [_seen(engine, token)] if face is not None else []
+    named = state.knowledge.cards_named(engine, token)
+    if named is not None:  # the hands are hidden (a public round)
+        return named
     if "/" in token:
         card = engine.rules.catalogue.card(token)
         return [card] if card is not None and hand.get(card, 0) > 0 else []

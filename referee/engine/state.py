@@ -15,10 +15,11 @@ from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, Protocol
 
 from referee.cards import Card, Face
-from referee.engine.hidden import HiddenState
+from referee.engine.knowledge import OBSERVED, Knowledge
 from referee.verdicts import RoundResult
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # a public round's records load with its first public round (referee.engine.public_knowledge)
+    from referee.engine.hidden import HiddenState
     from referee.rules.compiler import FaceRules, Rules
 
 
@@ -42,6 +43,15 @@ START_AGAIN: Final = Phase.START_AGAIN
 PLAYING: Final = Phase.PLAYING
 ROUND_OVER: Final = Phase.ROUND_OVER
 GAME_OVER: Final = Phase.GAME_OVER
+
+
+class DrawKind(StrEnum):
+    """Which draw a draw line is, once its gates are passed: a penalty's, the turn's draw until playable (house rule),
+    or the turn's draw of one card."""
+
+    PENALTY = "penalty"
+    UNTIL_PLAYABLE = "until-playable"
+    TURN = "turn"
 
 
 @dataclass(slots=True)
@@ -135,7 +145,7 @@ class GameState:
     round_number: int = 0
     dealer: int = -1
     phase: Phase = NO_ROUND
-    full_mode: bool = False
+    knowledge: Knowledge = OBSERVED  # how the round's cards are known: full, observed or public (referee.engine.knowledge)
     side: int = 0
     direction: int = 1
     turn: int = 0
@@ -168,7 +178,7 @@ class GameState:
         return len(self.players)
 
     def draw_pile_size(self) -> int:
-        return len(self.draw_pile) if self.full_mode else self.observed_size
+        return self.knowledge.pile_size(self)
 
     def top_face(self) -> Face | None:
         return self.discard_pile[-1].faces[self.side] if self.discard_pile else None
@@ -194,7 +204,7 @@ class GameState:
             round_number=self.round_number,
             dealer=self.dealer,
             phase=self.phase,
-            full_mode=self.full_mode,
+            knowledge=self.knowledge,
             side=self.side,
             direction=self.direction,
             turn=self.turn,
@@ -269,7 +279,19 @@ class Table(Protocol):
 
     def new_id(self) -> int: ...
 
-    def hidden_draw(self, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int: ...
+    def name_of(self, seat: int) -> str: ...
+
+    def draw_kind(self, seat: int, name: str, count: int) -> DrawKind: ...
+
+    def pile_has(self, count: int) -> None: ...
+
+    def last_cards(self, count: int) -> bool: ...
+
+    def penalty_ends(self, penalty: Penalty) -> None: ...
+
+    def matches(self, face: Face) -> bool: ...
+
+    def cards_remain(self) -> bool: ...
 
     def apply_effects(
         self,

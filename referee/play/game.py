@@ -481,7 +481,11 @@ class Game:
         """What decides the rest of the game, as a hashable value: where every card is, whose move it is and what is
         owed, the scores; not how it came about (line numbers, the moves made)."""
         state = self._engine.state
-        pile = tuple(state.draw_pile) if state.full_mode else tuple(sorted((card.token, n) for card, n in state.draw_counts.items() if n))
+        pile = (
+            tuple(state.draw_pile)
+            if state.knowledge.ordered
+            else tuple(sorted((card.token, n) for card, n in state.draw_counts.items() if n))
+        )
         penalties = tuple(
             (p.player, p.count, p.until_colour, p.extra, p.catch, p.loses_turn, p.next_turn, p.played_by, p.challengeable, p.guilty,
              p.started, p.stack_kind, p.colour_before, p.into_discard, p.ruled)
@@ -498,7 +502,7 @@ class Game:
             state.turn,
             state.colour,
             state.choose_by,
-            state.full_mode,
+            state.knowledge.ordered,
             pile,
             tuple(state.discard_pile),
             tuple(tuple(sorted((card.token, n) for card, n in hand.items() if n)) for hand in state.hands),

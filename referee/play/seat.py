@@ -135,7 +135,7 @@ def seat_view(
         else:
             backs.append(tuple(sorted(card.faces[back].token for card, count in hand.items() for _ in range(count))))
     pile_back = None
-    if two_sides and state.full_mode and state.draw_pile:
+    if two_sides and state.knowledge.ordered and state.draw_pile:
         pile_back = state.draw_pile[-1].faces[back].token
     hand = state.hands[seat]
     return SeatView(
@@ -403,5 +403,5 @@ class Encoding:
             backs = self._backs[relative]
             for card, count in state.hands[(seat + relative) % n].items():
                 vector[backs[card.faces[back].token]] += count
-        if state.full_mode and state.draw_pile:
+        if state.knowledge.ordered and state.draw_pile:
             vector[self._pile_back[state.draw_pile[-1].faces[back].token]] = 1.0

@@ -1,5 +1,5 @@
 """Where specs come from: the shipped specs, names and paths resolved, and ``extends`` chains merged into one node
-tree (then ``referee.spec.model.build_spec`` reads it)."""
+tree (then ``referee.spec.reader.build_spec`` reads it)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from referee.errors import Position, SpecError, did_you_mean, escape
 from referee.spec.model import Spec, replace_spec
 from referee.spec.nodes import Mapping, Scalar, Sequence
 from referee.spec.paths import SPECS, default_spec_name, shipped_spec_names, shipped_spec_path
-from referee.spec.reader import build_spec
 from referee.spec.vocabulary import MERGED_BY_ENTRY, NAME_FORM
 
 __all__ = [
@@ -152,6 +151,8 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
 def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
     """Load, merge (``extends``) and validate a spec file; ``extends`` may name files below the spec's folder or ``roots``."""
     tree, game, stated = _merged_tree(path, 0, roots)
+    from referee.spec.reader import build_spec  # reading a spec's text: a check whose rules are cached never does
+
     spec = build_spec(_with_switch_rules(tree), str(path))
     return replace_spec(spec, game=game, game_stated=stated) if game else spec
 

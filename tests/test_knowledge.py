@@ -1,0 +1,99 @@
+"""Card knowledge, one object per mode: chosen by the line that deals the round, and the only place that knows the mode.
+
+The engine keeps the checks in their order; what a take, a play from a hand, a counted draw, a flip or a reshuffle
+does to the cards is the mode's (referee/engine/knowledge.py, referee/engine/public_knowledge.py). These tests pin
+that the deal line chooses the mode, that the engine and its parts never ask which mode they are in, and that a
+full-mode check does not load the public mode at all.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.checking.replay import card_form, check_path
+from referee.engine.engine import Engine
+from referee.engine.knowledge import FULL, OBSERVED, FullKnowledge, Knowledge
+from referee.log.reader import LogReader
+from referee.rules.compiler import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+FULL_LOG = ROOT / "scenarios" / "classic" / "r17-reshuffle.log"
+OBSERVED_LOG = ROOT / "scenarios" / "classic" / "invalid-catch.log"
+PUBLIC_LOG = ROOT / "scenarios" / "public" / "overplayed-face.log"
+
+
+def _modes(log: Path) -> list[str]:
+    """The knowledge after each line of ``log``, by name (the engine as replay drives it)."""
+    text = log.read_text(encoding="utf-8")
+    spec = next((line.split()[1] for line in text.splitlines() if line.startswith("spec ")), "uno-flip")
+    rules = load_rules(ROOT / "specs" / f"{spec}.yaml")
+    engine = Engine(rules)
+    names = []
+    for event in LogReader(lambda _name: card_form(rules)).events(io.BytesIO(text.encode())):
+        if engine.apply(event) is not None:
+            break
+        names.append(engine.state.knowledge.name)
+    return names
+
+
+@pytest.mark.parametrize(
+    ("log", "mode"), [(FULL_LOG, "full"), (OBSERVED_LOG, "observed"), (PUBLIC_LOG, "public")], ids=["shuffle", "hand", "public"]
+)
+def test_the_line_that_deals_the_round_chooses_the_knowledge(log: Path, mode: str) -> None:
+    modes = _modes(log)
+    assert mode in modes
+    assert modes[-1] == mode
+    assert set(modes) <= {"observed", mode}  # observed before the first deal (nothing is known yet), then the mode
+
+
+def test_the_modes_are_shared_values_and_a_copy_shares_them() -> None:
+    engine = Engine(load_rules(ROOT / "specs" / "uno-flip.yaml"))
+    assert engine.state.knowledge is OBSERVED
+    assert isinstance(FULL, FullKnowledge) and isinstance(OBSERVED, Knowledge) and not isinstance(OBSERVED, FullKnowledge)
+    assert FULL.ordered and not OBSERVED.ordered
+    engine.state.knowledge = FULL
+    assert engine.state.copy().knowledge is FULL
+
+
+def test_the_engine_and_its_parts_never_ask_which_mode_they_are_in() -> None:
+    """Only the knowledge modules (and the hidden records) read the public round's state or a mode flag."""
+    asks = re.compile(r"\.hidden\b(?!\s*=[^=])|full_mode|hidden is (not )?None|isinstance\([^)]*Knowledge")  # reads, not resets
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "referee" / "engine").glob("*.py"))
+        if path.name not in {"knowledge.py", "public_knowledge.py", "hidden.py", "state.py"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if asks.search(line)
+    ]
+    assert not found, found
+
+
+def test_a_full_mode_check_does_not_load_the_public_mode() -> None:
+    code = (
+        "import sys; from pathlib import Path; from referee.checking.replay import check_path;"
+        f"v = check_path(Path({str(FULL_LOG)!r}), 'x', None);"
+        "print(sorted(m for m in sys.modules if m.startswith(('referee.engine.hidden', 'referee.engine.public_', 'referee.public'))))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert result.stdout.strip() == "[]"
+    code = code.replace(repr(str(FULL_LOG)), repr(str(PUBLIC_LOG)))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert "referee.engine.public_knowledge" in result.stdout and "referee.engine.hidden" in result.stdout
+
+
+@pytest.mark.parametrize("log", [FULL_LOG, OBSERVED_LOG, PUBLIC_LOG], ids=["full", "observed", "public"])
+def test_each_mode_judges_its_scenario_as_its_golden_says(log: Path) -> None:
+    """The scenario goldens are compared whole elsewhere; here, one per mode, the verdict's code is the golden's."""
+    import json
+
+    golden = json.loads(log.with_suffix(".json").read_text(encoding="utf-8"))
+    verdict = check_path(log, log.name, None)
+    codes = [error.code for error in verdict.errors]
+    assert codes == [error["code"] for error in golden["files"][0]["errors"]] and codes
