@@ -129,3 +129,10 @@ def test_referee_alone_prints_the_usage_as_text() -> None:
     result = referee()
     assert result.returncode == 2 and result.stderr.startswith("Usage: referee [OPTIONS] COMMAND [ARGS]...\n")
     assert "\\n" not in result.stderr and "  check " in result.stderr
+
+
+def test_a_misspelt_rule_id_gets_the_one_did_you_mean() -> None:
+    """``referee rules`` suggests near rule ids the way every other misspelling is answered (errors.did_you_mean)."""
+    result = subprocess.run([sys.executable, "-m", "referee", "rules", "game.endd"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[0] == "error: spec uno-flip has no rule 'game.endd' (did you mean 'game.end'?)"

@@ -15,8 +15,9 @@ from typing import Any
 
 from referee.cards import Card
 from referee.checking.replay import DEFAULT_TIMEOUT, Replay
-from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
+from referee.engine.engine import PLAYING, Engine
 from referee.engine.reject import Reject
+from referee.engine.state import direction_token, phase_label
 from referee.errors import InputError, Position, UsageError
 from referee.log import events as ev
 from referee.log.inputs import LogSource
@@ -28,7 +29,6 @@ from referee.rules.compiler import Rules
 from referee.spec.model import Rule, ruling_text
 from referee.verdicts import Diagnostic, FileVerdict
 
-_PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over", START_AGAIN: "start card to turn up again"}
 _EVENT_CHECK = {
     ev.Play: "match",
     ev.Pass: "pass",
@@ -111,9 +111,9 @@ def state_data(engine: Engine) -> dict[str, Any]:
         }
     return {
         "round": state.round_number,
-        "phase": _PHASES.get(state.phase, "setup"),
+        "phase": phase_label(state.phase),
         "side": engine.rules.spec.side_names[state.side],
-        "direction": "left" if state.direction == 1 else "right",
+        "direction": direction_token(state.direction),
         "turn": names[state.turn] if names and state.phase is PLAYING else None,
         "drew_this_turn": state.drew,
         "top_card": {"card": state.discard_pile[-1].token, "face": top.token} if top is not None else None,

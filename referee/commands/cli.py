@@ -793,10 +793,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
     if rule_id is not None:
         chosen = [rule for rule in spec.rules if rule.id == rule_id]
         if not chosen:
-            import difflib
-
-            close = difflib.get_close_matches(rule_id, [rule.id for rule in spec.rules], n=3)
-            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            hint = errors.did_you_mean(rule_id, [rule.id for rule in spec.rules], 3)
             raise click.UsageError(f"spec {spec.name} has no rule '{errors.escape(rule_id)}'{hint}")
     data = [rule_data(rule, compiled) for rule in chosen]
     if output_format == "json":

@@ -17,7 +17,8 @@ from typing import Any
 from referee.checking.adjudicate import adjudicate
 from referee.checking.explain import explain
 from referee.checking.replay import DEFAULT_TIMEOUT, Replay, read_problem
-from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
+from referee.engine.engine import PLAYING, Engine
+from referee.engine.state import direction_token, phase_label
 from referee.errors import InputError, Position
 from referee.log import events as ev
 from referee.log.inputs import LogSource
@@ -28,7 +29,6 @@ from referee.verdicts import Diagnostic
 MAX_LINES = 20_000
 MAX_LOG_BYTES = 64 * 1024 * 1024  # the log a page is made of (a private copy of it is read)
 MAX_PAGE_BYTES = 20 * 1024 * 1024
-_PHASES = {PLAYING: "playing", ROUND_OVER: "round over", GAME_OVER: "game over"}
 
 
 @dataclass
@@ -77,9 +77,9 @@ def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
         hands.append(held)
     return {
         "round": state.round_number,
-        "phase": _PHASES.get(state.phase, "setup"),
+        "phase": phase_label(state.phase),
         "side": state.side,
-        "direction": "left" if state.direction == 1 else "right",
+        "direction": direction_token(state.direction),
         "turn": state.turn if state.phase is PLAYING and names else None,
         "top": cards.number(state.discard_pile[-1]) if state.discard_pile else None,
         "colour": state.colour,

@@ -24,7 +24,7 @@ from referee.rules.compiler import Rules
 from referee.verdicts import RoundResult
 
 if TYPE_CHECKING:
-    from referee.engine.state import Table  # the engine as its parts see it: they never import referee.engine.engine
+    from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
 
 
 def deal_order(dealer: int, players: int, hand_size: int) -> list[int]:
@@ -32,7 +32,7 @@ def deal_order(dealer: int, players: int, hand_size: int) -> list[int]:
     return [(dealer + 1 + index) % players for index in range(hand_size * players)]
 
 
-def players(engine: Table, event: ev.Players) -> None:
+def players(engine: EngineApi, event: ev.Players) -> None:
     state = engine.state
     names = event.names
     spec = engine.rules.spec
@@ -50,11 +50,11 @@ def players(engine: Table, event: ev.Players) -> None:
     state.totals = [0] * len(names)
 
 
-def spec_name(engine: Table, event: ev.SpecName) -> None:
+def spec_name(engine: EngineApi, event: ev.SpecName) -> None:
     """The spec was resolved before replay began."""
 
 
-def deck(engine: Table, event: ev.Deck) -> None:
+def deck(engine: EngineApi, event: ev.Deck) -> None:
     rules = engine.rules
     cards = []
     for token in event.cards:
@@ -72,11 +72,11 @@ def deck(engine: Table, event: ev.Deck) -> None:
     engine.forget_cards()
 
 
-def target(engine: Table, event: ev.Target) -> None:
+def target(engine: EngineApi, event: ev.Target) -> None:
     engine.state.target = event.points
 
 
-def round_(engine: Table, event: ev.Round) -> None:
+def round_(engine: EngineApi, event: ev.Round) -> None:
     state = engine.state
     engine.shows_done()
     if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
@@ -115,7 +115,7 @@ def round_(engine: Table, event: ev.Round) -> None:
     engine.rounds.append(RoundResult(event.number, False))
 
 
-def dealer(engine: Table, event: ev.Dealer) -> None:
+def dealer(engine: EngineApi, event: ev.Dealer) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     if state.round_number > 1:
@@ -131,7 +131,7 @@ def dealer(engine: Table, event: ev.Dealer) -> None:
     state.phase = SETUP
 
 
-def shuffle(engine: Table, event: ev.Shuffle) -> None:
+def shuffle(engine: EngineApi, event: ev.Shuffle) -> None:
     state = engine.state
     cards = engine.cards(event.cards)
     # items() compares in C (Counter's own == runs a Python loop); neither side holds a zero count
@@ -154,7 +154,7 @@ def shuffle(engine: Table, event: ev.Shuffle) -> None:
     turn_up(engine, state.draw_pile.pop())
 
 
-def hand(engine: Table, event: ev.Hand) -> None:
+def hand(engine: EngineApi, event: ev.Hand) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     cards = engine.cards(event.cards)
@@ -175,7 +175,7 @@ def hand(engine: Table, event: ev.Hand) -> None:
     state.hands_given += 1
 
 
-def public(engine: Table, event: ev.Public) -> None:
+def public(engine: EngineApi, event: ev.Public) -> None:
     """``public``: the hands are dealt unseen (``referee.engine.public_knowledge``, loaded with the first such round)."""
     if engine.state.phase is not SETUP:
         raise Reject("bad-setup", "shuffle", "'public' comes right after the 'dealer' line")
@@ -184,7 +184,7 @@ def public(engine: Table, event: ev.Public) -> None:
     deal_unseen(engine, event.line)
 
 
-def start(engine: Table, event: ev.Start) -> None:
+def start(engine: EngineApi, event: ev.Start) -> None:
     state = engine.state
     card = engine.card(event.card)
     if state.hands_given < state.player_count:
@@ -201,7 +201,7 @@ def goes_back(rules: Rules, card: Card) -> bool:
     return "return-to-draw-pile" in rules.faces[card.faces[rules.spec.start_side]].at_start
 
 
-def turn_up(engine: Table, card: Card) -> None:
+def turn_up(engine: EngineApi, card: Card) -> None:
     """The card turned up at the start, and what it does (rulings 4 to 10)."""
     state = engine.state
     rules = engine.rules

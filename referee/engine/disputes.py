@@ -19,10 +19,10 @@ from referee.log import events as ev
 from referee.rules import effects
 
 if TYPE_CHECKING:
-    from referee.engine.state import Table  # the engine as its parts see it: they never import referee.engine.engine
+    from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
 
 
-def call(engine: Table, event: ev.Call) -> None:
+def call(engine: EngineApi, event: ev.Call) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     if state.phase is not PLAYING:
@@ -35,7 +35,7 @@ def call(engine: Table, event: ev.Call) -> None:
     state.uno_called = True
 
 
-def _parties(engine: Table, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
+def _parties(engine: EngineApi, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
     """The seats of who catches or challenges and of whom, once a round is in play and no catch is owed."""
     seat = engine.seat_of(event.player)
     target = engine.seat_of(event.target)
@@ -45,7 +45,7 @@ def _parties(engine: Table, event: ev.Catch | ev.Challenge, code: str, check: st
     return seat, target
 
 
-def catch(engine: Table, event: ev.Catch) -> None:
+def catch(engine: EngineApi, event: ev.Catch) -> None:
     state = engine.state
     rules = engine.rules
     seat, target = _parties(engine, event, "invalid-catch", "catch")
@@ -61,7 +61,7 @@ def catch(engine: Table, event: ev.Catch) -> None:
         engine.settle()
 
 
-def catch_invalid(engine: Table, seat: int, target: int) -> str:
+def catch_invalid(engine: EngineApi, seat: int, target: int) -> str:
     """Why a catch is not allowed now ('' when it is)."""
     state = engine.state
     name = state.players[target]
@@ -78,7 +78,7 @@ def catch_invalid(engine: Table, seat: int, target: int) -> str:
     return ""
 
 
-def _record_catch(engine: Table, event: ev.Catch, ruling: Ruling, reason: str) -> None:
+def _record_catch(engine: EngineApi, event: ev.Catch, ruling: Ruling, reason: str) -> None:
     state = engine.state
     rules = engine.rules
     valid = ruling is Ruling.VALID
@@ -88,7 +88,7 @@ def _record_catch(engine: Table, event: ev.Catch, ruling: Ruling, reason: str) -
     _record(engine, event, ruling, rules.check_rules["catch"].id, reason, owed, penalty=penalty)
 
 
-def challenge(engine: Table, event: ev.Challenge) -> None:
+def challenge(engine: EngineApi, event: ev.Challenge) -> None:
     state = engine.state
     rules = engine.rules
     names = state.players
@@ -173,7 +173,7 @@ def _ruling_reason(penalty: Penalty, target_name: str, evidence: tuple[str, ...]
 
 
 def _record(
-    engine: Table,
+    engine: EngineApi,
     event: ev.Catch | ev.Challenge,
     ruling: Ruling,
     rule: str,

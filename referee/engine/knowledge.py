@@ -21,7 +21,7 @@ from referee.engine.reject import Reject
 from referee.rules import effects
 
 if TYPE_CHECKING:
-    from referee.engine.state import GameState, Penalty, Table
+    from referee.engine.state import EngineApi, GameState, Penalty
     from referee.log import events as ev
     from referee.rules.compiler import FaceRules
 
@@ -60,7 +60,7 @@ class Knowledge:
         """A draw line that names no card while cards remain: only full mode knows which card it is."""
         raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
 
-    def draw_count(self, engine: Table, seat: int, event: ev.DrawCount) -> None:
+    def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: a count is a public round's draw only."""
         raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
 
@@ -68,7 +68,7 @@ class Knowledge:
         """A public round's card just drawn, which a play after the draw must be (a fact, not a check); else None."""
         return None
 
-    def play_from_hand(self, engine: Table, seat: int, card: Card, line: int, same_as: int | None) -> None:
+    def play_from_hand(self, engine: EngineApi, seat: int, card: Card, line: int, same_as: int | None) -> None:
         """``card`` leaves ``seat``'s hand (the caller put it on the discard pile)."""
         state = engine.state
         hand = state.hands[seat]
@@ -78,7 +78,7 @@ class Knowledge:
             hand[card] -= 1
         state.hand_sizes[seat] -= 1
 
-    def held_colour(self, engine: Table, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
+    def held_colour(self, engine: EngineApi, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
         """A restricted face (a wild draw card) was played on ``colour``: the cards of that colour its player still
         holds (a challenge's evidence), and the index of the question a public round asks instead (-1)."""
         state = engine.state
@@ -90,10 +90,10 @@ class Knowledge:
         """Hands passed between seats (a 7's swap, a 0's rotation): each ``(seat, source)`` pair. The engine moves the
         cards it knows; a public round moves its unknowns too."""
 
-    def flip(self, engine: Table, face_rules: FaceRules) -> None:
+    def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """A Flip turned the discard pile over: what else the mode turns (ruling 16)."""
 
-    def reshuffle(self, engine: Table, cards: list[Card], rest: list[Card], line: int) -> None:
+    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         """The discard pile under its top card (``rest``) becomes the draw pile; ``cards``: what the line names."""
         if cards:
             raise Reject("invalid-reshuffle", "reshuffle", f"in {self.name} mode a reshuffle names no cards")
@@ -101,7 +101,7 @@ class Knowledge:
         state.draw_counts = dict(Counter(rest))
         state.observed_size = len(rest)
 
-    def start(self, engine: Table, card: Card, first: bool) -> None:
+    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
         """The ``start`` line's card leaves the draw pile (``first``: the round's first, the draw pile not yet counted)."""
         state = engine.state
         if first:
@@ -117,7 +117,7 @@ class Knowledge:
         if not state.draw_counts[card]:
             del state.draw_counts[card]
 
-    def put_back(self, engine: Table, card: Card) -> Card | None:
+    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
         """The card turned up goes back into the draw pile (at-start ``return-to-draw-pile``): the card turned up
         instead, or None when a ``start`` line must say which it is."""
         state = engine.state
@@ -133,25 +133,25 @@ class Knowledge:
     def turned_up(self, state: GameState) -> None:
         """The card turned up starts the discard pile."""
 
-    def rule_challenge(self, engine: Table, penalty: Penalty, event: ev.Challenge) -> None:
+    def rule_challenge(self, engine: EngineApi, penalty: Penalty, event: ev.Challenge) -> None:
         """A challenge of a play whose hand the record does not show (a public round): rule on it."""
 
-    def round_won(self, engine: Table, winner: int) -> bool:
+    def round_won(self, engine: EngineApi, winner: int) -> bool:
         """``winner`` went out: whether the round waits for its hands to be shown before it is scored."""
         return False
 
-    def shows_done(self, engine: Table) -> None:
+    def shows_done(self, engine: EngineApi) -> None:
         """Before a score or the next round: every hand a public round must show is shown (missing-shows)."""
 
-    def shows(self, engine: Table, seat: int, event: ev.Shows) -> tuple[int, list[int]] | None:
+    def shows(self, engine: EngineApi, seat: int, event: ev.Shows) -> tuple[int, list[int]] | None:
         """``shows P FACE ...``: only a public round's hands are shown."""
         raise Reject("bad-shows", "score", "only a public round's hands are shown ('shows' lines)")
 
-    def card_in_hand(self, engine: Table, token: str) -> Card | None:
+    def card_in_hand(self, engine: EngineApi, token: str) -> Card | None:
         """The card a ``plays`` token stands for when the hands are hidden; None: look in the hand."""
         return None
 
-    def cards_named(self, engine: Table, token: str) -> list[Card] | None:
+    def cards_named(self, engine: EngineApi, token: str) -> list[Card] | None:
         """The cards a ``plays`` token may name when the hands are hidden; None: look in the hand."""
         return None
 
@@ -177,16 +177,16 @@ class FullKnowledge(Knowledge):
     def bare_draw(self) -> None:
         return None
 
-    def flip(self, engine: Table, face_rules: FaceRules) -> None:
+    def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         effects.turn_over(engine.state.draw_pile, face_rules.flip_draw_pile)
 
-    def reshuffle(self, engine: Table, cards: list[Card], rest: list[Card], line: int) -> None:
+    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         if Counter(cards).items() != Counter(rest).items():
             under = "under its top card" if engine.rules.reshuffle_keeps_top else "with its top card"
             raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile {under}")
         engine.state.draw_pile = cards[::-1]
 
-    def put_back(self, engine: Table, card: Card) -> Card | None:
+    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
         state = engine.state
         faces = engine.rules.faces
         for _ in range(len(state.draw_pile) + 1):

@@ -19,7 +19,7 @@ from referee.engine.state import ROUND_OVER, GameState, Penalty
 from referee.rules.compiler import Rules
 
 if TYPE_CHECKING:
-    from referee.engine.state import Table  # the engine as its parts see it: they never import referee.engine.engine
+    from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
 
 
 def matches(state: GameState, rules: Rules, face: Face) -> bool:
@@ -141,7 +141,7 @@ def not_a_face(rules: Rules, token: str) -> str:
     return f"'{token}' is not a face of {any_side(rules)}{nearest_face(rules, token, None)}"
 
 
-def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
+def resolve_in_hand(engine: EngineApi, seat: int, token: str) -> Card:
     """The physical card a ``plays`` token names in ``seat``'s hand; ``Reject`` (card-not-in-hand, ambiguous-card,
     unknown-card) when it names none, or more than one."""
     state = engine.state
@@ -177,7 +177,7 @@ def resolve_in_hand(engine: Table, seat: int, token: str) -> Card:
     return found[0]
 
 
-def named_in_hand(engine: Table, seat: int, token: str) -> list[Card]:
+def named_in_hand(engine: EngineApi, seat: int, token: str) -> list[Card]:
     """The distinct cards of ``seat``'s hand that a ``plays`` token names (a face: every card showing it on the side in
     play; a physical card: itself), without judging which one is meant."""
     state = engine.state
@@ -194,7 +194,7 @@ def named_in_hand(engine: Table, seat: int, token: str) -> list[Card]:
     return [card for card in hand if card.faces[state.side] == face]
 
 
-def stacking(engine: Table, seat: int, token: str, penalty: Penalty) -> Penalty | None:
+def stacking(engine: EngineApi, seat: int, token: str, penalty: Penalty) -> Penalty | None:
     """The owed penalty, when the house rule stacking lets this play pass it on: the penalty is from a draw card (not a
     catch, not a challenge's ruling), none of it drawn, nobody has gone out, and a card the token names in the hand
     is of a kind the option lets go on the penalty's kind."""
@@ -209,7 +209,7 @@ def stacking(engine: Table, seat: int, token: str, penalty: Penalty) -> Penalty 
     return None
 
 
-def jumps_in(engine: Table, seat: int, token: str) -> bool:
+def jumps_in(engine: EngineApi, seat: int, token: str) -> bool:
     """Whether a play out of turn is a jump-in (house rule jump-in): the player holds a card the token names whose face
     is the top card's, and the top card is not a wild. The caller has checked the format's gates (no penalty owed,
     no colour to choose, no swap due, no draw going on)."""

@@ -5,7 +5,7 @@ hidden hand picks one card showing the face played, and every line that tells so
 adds a fact (``referee.engine.hidden``) that ``referee.public.consistency`` later asks the solver about. Where
 a line's meaning depends on an unknown card (a draw that may or may not end on a playable card, a challenge
 of a hidden hand, the face a Flip uncovers), the replay takes one branch per way
-(``Table.decide``) and ``referee.public.rounds`` tries each.
+(``EngineApi.decide``) and ``referee.public.rounds`` tries each.
 
 Imported when a round is dealt ``public``: a log without one never loads it.
 """
@@ -42,7 +42,7 @@ from referee.rules import effects
 from referee.verdicts import RoundResult
 
 if TYPE_CHECKING:
-    from referee.engine.state import GameState, Penalty, Table
+    from referee.engine.state import EngineApi, GameState, Penalty
     from referee.log import events as ev
     from referee.rules.compiler import FaceRules
 
@@ -62,7 +62,7 @@ class PublicKnowledge(Knowledge):
     def bare_draw(self) -> None:
         raise Reject("wrong-draw", "draw-source", "cards remain to be drawn: a public round's draw gives its count ('P draws N')")
 
-    def draw_count(self, engine: Table, seat: int, event: ev.DrawCount) -> None:
+    def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: the same gates as a draw of named cards; the cards are unknowns."""
         state = engine.state
         hidden = _hidden(state)
@@ -84,7 +84,7 @@ class PublicKnowledge(Knowledge):
     def drawn_unknown(self, state: GameState) -> int | None:
         return _hidden(state).drawn
 
-    def play_from_hand(self, engine: Table, seat: int, card: Card, line: int, same_as: int | None) -> None:
+    def play_from_hand(self, engine: EngineApi, seat: int, card: Card, line: int, same_as: int | None) -> None:
         """One card showing the face leaves the hidden hand (a pick), and goes on the discard pile."""
         state = engine.state
         hidden = _hidden(state)
@@ -98,7 +98,7 @@ class PublicKnowledge(Knowledge):
         state.hand_sizes[seat] -= 1
         hidden.discard.append(pick)
 
-    def held_colour(self, engine: Table, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
+    def held_colour(self, engine: EngineApi, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
         """The hand is hidden: record the question whether its player held the colour in play (a challenge asks it)."""
         state = engine.state
         hidden = _hidden(state)
@@ -113,7 +113,7 @@ class PublicKnowledge(Knowledge):
         for seat, source in sources:
             hidden.hands[seat] = terms[source]
 
-    def flip(self, engine: Table, face_rules: FaceRules) -> None:
+    def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """The unknowns of the discard pile turn with it; a card played from a hidden hand uncovers its other face."""
         state = engine.state
         hidden = _hidden(state)
@@ -122,7 +122,7 @@ class PublicKnowledge(Knowledge):
         if is_unseen(top.faces[state.side]):
             _uncover(engine, top)
 
-    def reshuffle(self, engine: Table, cards: list[Card], rest: list[Card], line: int) -> None:
+    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         if cards:
             raise Reject("invalid-reshuffle", "reshuffle", "in a public round a reshuffle names no cards")
         state = engine.state
@@ -136,14 +136,14 @@ class PublicKnowledge(Knowledge):
         del hidden.discard[: len(rest)]
         state.observed_size = len(rest)
 
-    def start(self, engine: Table, card: Card, first: bool) -> None:
+    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
         state = engine.state
         if state.draw_pile_size() <= 0:
             raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
         index = _hidden(state).deck.index[card]
         draw_unseen(engine, None, 1, (index,), engine.line, "start-card", f"the card turned up, {card}")
 
-    def put_back(self, engine: Table, card: Card) -> Card | None:
+    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
         state = engine.state
         hidden = _hidden(state)
         back = engine.new_id()
@@ -158,7 +158,7 @@ class PublicKnowledge(Knowledge):
     def turned_up(self, state: GameState) -> None:
         _hidden(state).discard = [None]
 
-    def rule_challenge(self, engine: Table, penalty: Penalty, event: ev.Challenge) -> None:
+    def rule_challenge(self, engine: EngineApi, penalty: Penalty, event: ev.Challenge) -> None:
         """The hands are hidden, so the record's next draw shows the ruling; each ruling is a branch, with the fact
         that the challenged hand held (or did not hold) the colour."""
         hidden = _hidden(engine.state)
@@ -172,7 +172,7 @@ class PublicKnowledge(Knowledge):
         questions[penalty.asked] = dataclasses.replace(question, challenge=event.line, guilty=guilty)
         hidden.questions = tuple(questions)
 
-    def round_won(self, engine: Table, winner: int) -> bool:
+    def round_won(self, engine: EngineApi, winner: int) -> bool:
         """The round is scored once its hands are shown (``shows``)."""
         state = engine.state
         hidden = _hidden(state)
@@ -183,7 +183,7 @@ class PublicKnowledge(Knowledge):
         engine.rounds[-1] = RoundResult(state.round_number, True, state.players[winner], engine.rules.spec.side_names[state.side])
         return True
 
-    def shows_done(self, engine: Table) -> None:
+    def shows_done(self, engine: EngineApi) -> None:
         state = engine.state
         hidden = _hidden(state)
         if hidden.winner is None:
@@ -197,7 +197,7 @@ class PublicKnowledge(Knowledge):
                 tuple(f"shows {name}" for name in missing),
             )
 
-    def shows(self, engine: Table, seat: int, event: ev.Shows) -> tuple[int, list[int]] | None:
+    def shows(self, engine: EngineApi, seat: int, event: ev.Shows) -> tuple[int, list[int]] | None:
         """A hand at the round's end; once the last one is shown, the winner and each hand's points."""
         state = engine.state
         rules = engine.rules
@@ -233,7 +233,7 @@ class PublicKnowledge(Knowledge):
         points = [sum(rules.faces[face].points for face in hidden.shown.get(other, ())) for other in range(state.player_count)]
         return hidden.winner, points
 
-    def card_in_hand(self, engine: Table, token: str) -> Card | None:
+    def card_in_hand(self, engine: EngineApi, token: str) -> Card | None:
         """The card a ``plays`` face stands for (whether the hand can hold it is a fact for
         ``referee.public.consistency``): the face's card in a game of one side, else a card of which only that face is
         known."""
@@ -251,7 +251,7 @@ class PublicKnowledge(Knowledge):
             return engine.card(token)
         return seen_card(face, rules.spec.sides)
 
-    def cards_named(self, engine: Table, token: str) -> list[Card] | None:
+    def cards_named(self, engine: EngineApi, token: str) -> list[Card] | None:
         state = engine.state
         face = engine.rules.catalogue.faces[state.side].get(token)
         seen = self.card_in_hand(engine, token) if face is not None else None
@@ -261,7 +261,7 @@ class PublicKnowledge(Knowledge):
 PUBLIC = PublicKnowledge()
 
 
-def deal_unseen(engine: Table, line: int) -> None:
+def deal_unseen(engine: EngineApi, line: int) -> None:
     """``public``: the hands are dealt unseen, a batch of unknown cards each, from the whole deck."""
     state = engine.state
     state.knowledge = PUBLIC
@@ -278,7 +278,7 @@ def deal_unseen(engine: Table, line: int) -> None:
     state.hands_given = state.player_count
 
 
-def draw_unseen(engine: Table, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int:
+def draw_unseen(engine: EngineApi, seat: int | None, size: int, types: tuple[int, ...] | None, line: int, check: str, what: str) -> int:
     """``size`` cards leave the draw pile unseen, to ``seat``'s hand (None: onto no hand); ``types``: the kinds of
     physical card they may be (None: any)."""
     state = engine.state
@@ -293,7 +293,7 @@ def draw_unseen(engine: Table, seat: int | None, size: int, types: tuple[int, ..
     return batch
 
 
-def _uncover(engine: Table, top: Card) -> None:
+def _uncover(engine: EngineApi, top: Card) -> None:
     """A Flip uncovers the other face of a card played from a hidden hand: each face it can have is one branch of
     the replay (the record's next lines rule out the others)."""
     state = engine.state
@@ -308,7 +308,7 @@ def _uncover(engine: Table, top: Card) -> None:
     state.discard_pile[-1] = card
 
 
-def _split_draw(engine: Table, seat: int, count: int, ending: tuple[int, ...], line: int, check: str, what: str) -> bool:
+def _split_draw(engine: EngineApi, seat: int, count: int, ending: tuple[int, ...], line: int, check: str, what: str) -> bool:
     """``count`` hidden cards drawn until one of the types ``ending``: either the last of them is the first such
     card (True), or none is (False); the replay tries both."""
     others = tuple(k for k in range(len(_hidden(engine.state).deck.types)) if k not in set(ending))
@@ -327,7 +327,7 @@ def _split_draw(engine: Table, seat: int, count: int, ending: tuple[int, ...], l
     return ends
 
 
-def _penalty_draw(engine: Table, seat: int, count: int, line: int) -> None:
+def _penalty_draw(engine: EngineApi, seat: int, count: int, line: int) -> None:
     """Draw ``count`` hidden cards of the penalties ``seat`` owes (ruling 17 and the penalty's kind)."""
     state = engine.state
     name = state.players[seat]
@@ -358,7 +358,7 @@ def _penalty_draw(engine: Table, seat: int, count: int, line: int) -> None:
         _paid(engine, penalty)
 
 
-def _until_colour(engine: Table, seat: int, penalty: Penalty, taken: int, line: int) -> tuple[int, bool]:
+def _until_colour(engine: EngineApi, seat: int, penalty: Penalty, taken: int, line: int) -> tuple[int, bool]:
     """Up to ``taken`` hidden cards of a penalty drawn until a colour: where the first card of the colour is among them
     (the rest are the extra cards), or nowhere. How many were drawn, and whether the penalty was settled here (nothing
     was left to draw)."""
@@ -389,7 +389,7 @@ def _until_colour(engine: Table, seat: int, penalty: Penalty, taken: int, line: 
     return taken, False
 
 
-def _paid(engine: Table, penalty: Penalty) -> None:
+def _paid(engine: EngineApi, penalty: Penalty) -> None:
     """After a part of a penalty is drawn: a penalty paid leaves the queue, and what can no longer be drawn is dropped."""
     state = engine.state
     if not penalty.owed:
@@ -398,7 +398,7 @@ def _paid(engine: Table, penalty: Penalty) -> None:
     engine.settle()
 
 
-def _draw_until_playable(engine: Table, seat: int, count: int, line: int) -> None:
+def _draw_until_playable(engine: EngineApi, seat: int, count: int, line: int) -> None:
     """Draw until playable with hidden cards: the line's last card is the first playable one, or none is."""
     state = engine.state
     hidden = _hidden(state)

@@ -45,6 +45,31 @@ ROUND_OVER: Final = Phase.ROUND_OVER
 GAME_OVER: Final = Phase.GAME_OVER
 
 
+_PHASE_WORDS: Final = {
+    PLAYING: ("playing", "playing"),
+    ROUND_OVER: ("round over", "round-over"),
+    GAME_OVER: ("game over", "game-over"),
+    START_AGAIN: ("start card to turn up again", "setup"),
+}
+
+
+def phase_label(phase: Phase) -> str:
+    """The phase as a person reads it (``explain``, the replay page): every phase before the play is "setup"."""
+    return _PHASE_WORDS[phase][0] if phase in _PHASE_WORDS else "setup"
+
+
+def phase_token(phase: Phase) -> str:
+    """The phase as the bot protocol and a seat's view write it (docs/protocol.md): ``playing``, ``round-over``,
+    ``game-over`` or ``setup``."""
+    return _PHASE_WORDS[phase][1] if phase in _PHASE_WORDS else "setup"
+
+
+def direction_token(direction: int) -> str:
+    """The direction of play as every output writes it: ``left`` (clockwise, the first seat after the dealer moves
+    next) or ``right``."""
+    return "left" if direction == 1 else "right"
+
+
 class DrawKind(StrEnum):
     """Which draw a draw line is, once its gates are passed: a penalty's, the turn's draw until playable (house rule),
     or the turn's draw of one card."""
@@ -247,9 +272,9 @@ class Snapshot:
     disputes: int
 
 
-class Table(Protocol):
-    """What the engine's parts (``referee.engine.deal``, ``referee.engine.disputes``, ``referee.engine.legality``) read and call: the one
-    ``GameState``, the compiled ``Rules`` and the steps they share. ``referee.engine.engine.Engine`` is the only one; the
+class EngineApi(Protocol):
+    """What the engine's parts (``deal``, ``disputes``, ``legality`` and the modes of ``knowledge``) read and call: the
+    one ``GameState``, the compiled ``Rules`` and the steps they share. ``referee.engine.engine.Engine`` is the only one; the
     parts are typed against this, so that none of them imports the engine that imports them."""
 
     state: GameState

@@ -31,6 +31,7 @@ from referee.checking.replay import Replay, card_form
 from referee.engine.deal import deal_order, goes_back
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
 from referee.engine.moves import Move, at_line, legal_moves
+from referee.engine.state import direction_token
 from referee.errors import IllegalMove, UsageError
 from referee.log import events as ev
 from referee.log.writer import format_event
@@ -672,7 +673,7 @@ class Game:
     @property
     def direction(self) -> str:
         """``left`` (clockwise, the first seat after the dealer moves next) or ``right``, as ``state()`` says."""
-        return "left" if self._engine.state.direction == 1 else "right"
+        return direction_token(self._engine.state.direction)
 
     @property
     def scores(self) -> dict[str, int]:

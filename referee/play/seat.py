@@ -17,13 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card
-from referee.engine.state import GAME_OVER, PLAYING, ROUND_OVER, Dispute, GameState
+from referee.engine.state import PLAYING, Dispute, GameState, direction_token, phase_token
 from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.public.projection import public_event, shows, start_cards
 from referee.rules.compiler import Rules
-
-PHASES = {PLAYING: "playing", ROUND_OVER: "round-over", GAME_OVER: "game-over"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,14 +140,14 @@ def seat_view(
         player=names[seat],
         players=names,
         round=state.round_number,
-        phase=PHASES.get(state.phase, "setup"),
+        phase=phase_token(state.phase),
         turn=turn,
         hand=tuple(sorted(card.token for card, count in hand.items() for _ in range(count))),
         top=top.token if top is not None else None,
         discard_pile=tuple(card.token for card in state.discard_pile),
         colour=state.colour,
         side=rules.spec.side_names[state.side],
-        direction="left" if state.direction == 1 else "right",
+        direction=direction_token(state.direction),
         hand_sizes=tuple(state.hand_sizes),
         draw_pile=state.draw_pile_size(),
         scores=tuple(state.totals[index] if index < len(state.totals) else 0 for index in range(len(names))),

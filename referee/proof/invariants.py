@@ -262,19 +262,19 @@ CHECKERS = {invariant_id: forms.prove for invariant_id, forms in INVARIANT_FORMS
 
 
 @dataclass
-class Snapshot:
+class Piles:
     draw_pile: list[Any]
     discard_pile: list[Any]
     hand_sizes: list[int]
     side: int
 
 
-def snapshot(engine: Engine) -> Snapshot:
+def snapshot(engine: Engine) -> Piles:
     state = engine.state
-    return Snapshot(list(state.draw_pile), list(state.discard_pile), list(state.hand_sizes), state.side)
+    return Piles(list(state.draw_pile), list(state.discard_pile), list(state.hand_sizes), state.side)
 
 
-def violation(invariant_id: str, cards: int, before: Snapshot | None, engine: Engine, event: Any) -> str | None:
+def violation(invariant_id: str, cards: int, before: Piles | None, engine: Engine, event: Any) -> str | None:
     """Whether this concrete step (from ``before`` by ``event`` to the engine's state) breaks the invariant."""
     state = engine.state
     if not state.hands or state.phase not in (PLAYING, ROUND_OVER, GAME_OVER) or not state.players:

@@ -31,7 +31,7 @@ from referee.rules.compiler import Rules, load_rules
 
 
 @dataclass
-class Outcome:
+class ProofResult:
     id: str
     status: Status
     players: list[int]
@@ -181,7 +181,7 @@ def _withdrawal_answer(claim: Any, rules: Rules, players: tuple[int, ...], timeo
 
 def prove_claims(
     rules: Rules, spec_path: str, players: tuple[int, ...], timeout_ms: int, counterexamples: bool = True, only: str | None = None
-) -> list[Outcome]:
+) -> list[ProofResult]:
     """Every claim in force for the spec (or the one named), asked of its compiled rules; a refuted one with a counterexample."""
     from referee.proof.claims import game_claims
 
@@ -194,7 +194,7 @@ def prove_claims(
             status, refuted_for, detail = claim_answer(claim, rules, players, timeout_ms)
         except z3.Z3Exception as error:
             status, refuted_for, detail = Status.UNKNOWN, [], f"solver error: {error}"
-        outcome = Outcome(claim.id, status, list(players), time.perf_counter() - started, detail=detail, refuted_for=refuted_for)
+        outcome = ProofResult(claim.id, status, list(players), time.perf_counter() - started, detail=detail, refuted_for=refuted_for)
         outcome.source = claim.source
         outcome.restated = claim.restated
         outcome.withdrawn = claim.withdrawn
@@ -250,7 +250,7 @@ def prove_spec(
             and not any(getattr(f, ARISES_WITH[invariant.id]) for f in rules.faces.values())
         ):
             detail = f"holds trivially: no face of this game has the {ARISES_WITH[invariant.id]} effect it is about"
-        outcome = Outcome(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
+        outcome = ProofResult(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
         if status == Status.REFUTED and counterexamples:
             outcome.counterexample = find_counterexample(rules, invariant.id, cards, str(spec_path))
             if outcome.counterexample is None:

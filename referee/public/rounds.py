@@ -30,7 +30,7 @@ NEVER = 1 << 62
 
 
 @dataclass(slots=True)
-class Outcome:
+class RoundJudgement:
     """A public round judged: the diagnostic at its first illegal line (None: consistent), or why it is undetermined;
     the answers to its wild draw cards; what a witness writes in place of its lines."""
 
@@ -126,7 +126,7 @@ def rule_of(rules: Rules) -> dict[str, str]:
     return {check: rule.id for check, rule in rules.check_rules.items()}
 
 
-def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True) -> Outcome:
+def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True) -> RoundJudgement:
     """Decide a public round from its branches: consistent (with a chosen branch to go on from, its answers and a
     witness), inconsistent at a line (with the contradicting lines), illegal at a line for a reason needing no
     hidden card, or undetermined."""
@@ -135,9 +135,11 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
     deadline = min(time.monotonic() + timeout, branches.deadline)
     if branches.expired:
         why = "replaying the ways its hidden cards can go used it"
-        return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
+        return RoundJudgement(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
     if not branches.live and not branches.dead:  # every replay was ruled out, and those were dropped for memory
-        return Outcome(undetermined=f"the solver could not settle this public round: more than {MAX_DEAD} replays ruled out to weigh")
+        return RoundJudgement(
+            undetermined=f"the solver could not settle this public round: more than {MAX_DEAD} replays ruled out to weigh"
+        )
     first = branches.live[0] if branches.live else branches.dead[0][1]
     every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
     asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
@@ -151,18 +153,18 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
         best, found = _furthest(branches, solver)
         if best <= branches.dead_dropped:  # a replay dropped for memory might have reached as far: not a verdict to give
             raise Undetermined(f"more than {MAX_DEAD} replays ruled out to weigh")
-        return Outcome(diagnostic=_failure(found, rule_of, solver))
+        return RoundJudgement(diagnostic=_failure(found, rule_of, solver))
     except Undetermined as why:
-        return Outcome(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
+        return RoundJudgement(undetermined=f"the solver could not settle this public round within the time allowed ({why})")
 
 
-def _consistent_branch(branches: Branches, solver: Oracle, want_witness: bool, want_answers: bool) -> Outcome | None:
+def _consistent_branch(branches: Branches, solver: Oracle, want_witness: bool, want_answers: bool) -> RoundJudgement | None:
     """The common case first: the first branch with an assignment for every fact, with its witness and answers."""
     for snapshot in branches.live:
         hidden = _hidden(snapshot)
         facts = hidden.facts_list()
         if solver.sat(facts):
-            outcome = Outcome(chosen=snapshot)
+            outcome = RoundJudgement(chosen=snapshot)
             assignment = solver.model(facts)
             if want_witness:
                 outcome.witness = _witness(assignment, facts, hidden, branches.events, snapshot.state.players)
