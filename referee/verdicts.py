@@ -6,37 +6,51 @@ Rendering to text or JSON happens at the edge (``referee.checking.report``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-ERROR_CODES = (
-    "syntax",
-    "unknown-card",
-    "unknown-player",
-    "bad-setup",
-    "out-of-turn",
-    "card-not-in-hand",
-    "ambiguous-card",
-    "illegal-play",
-    "bad-colour",
-    "wrong-draw",
-    "bad-penalty",
-    "invalid-call",
-    "invalid-catch",
-    "invalid-challenge",
-    "invalid-reshuffle",
-    "wrong-score",
-    "after-game-end",
-    "swap-missing",
-    "draw-too-few",
-    "draw-too-many",
-    "inconsistent",
-    "missing-shows",
-    "bad-shows",
-)
+
+class Code(StrEnum):
+    """The stable code of every error and warning (docs/log-format.md, "Codes"), each defined once. A member is the
+    string itself (``Code.ILLEGAL_PLAY == "illegal-play"``), so JSON, text and the report formats write it unchanged."""
+
+    SYNTAX = "syntax"
+    UNKNOWN_CARD = "unknown-card"
+    UNKNOWN_PLAYER = "unknown-player"
+    BAD_SETUP = "bad-setup"
+    OUT_OF_TURN = "out-of-turn"
+    CARD_NOT_IN_HAND = "card-not-in-hand"
+    AMBIGUOUS_CARD = "ambiguous-card"
+    ILLEGAL_PLAY = "illegal-play"
+    BAD_COLOUR = "bad-colour"
+    WRONG_DRAW = "wrong-draw"
+    BAD_PENALTY = "bad-penalty"
+    INVALID_CALL = "invalid-call"
+    INVALID_CATCH = "invalid-catch"
+    INVALID_CHALLENGE = "invalid-challenge"
+    INVALID_RESHUFFLE = "invalid-reshuffle"
+    WRONG_SCORE = "wrong-score"
+    AFTER_GAME_END = "after-game-end"
+    SWAP_MISSING = "swap-missing"  # a house rule's (docs/house-rules.md): seven swaps
+    DRAW_TOO_FEW = "draw-too-few"  # a house rule's: draw until playable
+    DRAW_TOO_MANY = "draw-too-many"  # a house rule's: draw until playable
+    INCONSISTENT = "inconsistent"  # a public round's (docs/log-format.md, "Public records")
+    MISSING_SHOWS = "missing-shows"  # a public round's
+    BAD_SHOWS = "bad-shows"  # a public round's
+    UNCHALLENGED_BLUFF = "unchallenged-bluff"  # a warning
+    UNCAUGHT_UNO = "uncaught-uno"  # a warning
+
+    @property
+    def is_warning(self) -> bool:
+        """A warning: the log stays valid."""
+        return self in (Code.UNCHALLENGED_BLUFF, Code.UNCAUGHT_UNO)
+
+
+ERROR_CODES = tuple(code.value for code in Code if not code.is_warning)
 # The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
-HOUSE_ERROR_CODES = ("swap-missing", "draw-too-few", "draw-too-many")
+HOUSE_ERROR_CODES = (Code.SWAP_MISSING.value, Code.DRAW_TOO_FEW.value, Code.DRAW_TOO_MANY.value)
 # The codes only a public round (docs/log-format.md, "Public records") can give.
-PUBLIC_ERROR_CODES = ("inconsistent", "missing-shows", "bad-shows")
-WARNING_CODES = ("unchallenged-bluff", "uncaught-uno")
+PUBLIC_ERROR_CODES = (Code.INCONSISTENT.value, Code.MISSING_SHOWS.value, Code.BAD_SHOWS.value)
+WARNING_CODES = tuple(code.value for code in Code if code.is_warning)
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,3 +97,31 @@ def test_each_mode_judges_its_scenario_as_its_golden_says(log: Path) -> None:
     verdict = check_path(log, log.name, None)
     codes = [error.code for error in verdict.errors]
     assert codes == [error["code"] for error in golden["files"][0]["errors"]] and codes
+
+
+def test_codes_and_checks_are_named_by_their_enums_not_spelt_out() -> None:
+    """Every ``Reject`` and warning names its code and check by ``Code`` and ``Check`` members (a misspelt string
+    would raise KeyError at the check_rules lookup only when that line is judged)."""
+    import ast
+
+    spelt = []
+    for path in sorted((ROOT / "referee").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            arguments = node.args[:2] if name == "Reject" else node.args[1:3] if name == "warn" else []
+            if any(isinstance(argument, ast.Constant) and isinstance(argument.value, str) for argument in arguments):
+                spelt.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not spelt, spelt
+
+
+def test_the_code_and_check_enums_are_the_format_s_and_the_vocabulary_s_words() -> None:
+    from referee.spec.vocabulary import CHECKS, Check
+    from referee.verdicts import ERROR_CODES, WARNING_CODES, Code
+
+    assert [code.value for code in Code] == [*ERROR_CODES, *WARNING_CODES]
+    assert Code.ILLEGAL_PLAY == "illegal-play" and f"{Code.UNCAUGHT_UNO}" == "uncaught-uno" and Code.UNCAUGHT_UNO.is_warning
+    assert {check.value for check in Check} == CHECKS and Check.DRAW_UNTIL_PLAYABLE == "draw-until-playable"
+    rules = load_rules(ROOT / "specs" / "uno-flip.yaml")
+    assert rules.check_rules[Check.MATCH] is rules.check_rules["match"]

@@ -16,7 +16,7 @@ LOG = ROOT / "scenarios" / "codes" / "illegal-play.log"
 PROBE = (
     "import sys; from pathlib import Path; from referee.checking.replay import check_path;"
     "v = check_path(Path(sys.argv[1]), 'x', Path(sys.argv[2]) if len(sys.argv) > 2 else None);"
-    "print('yaml' in sys.modules, [e.code for e in v.errors], v.input_error)"
+    "print('yaml' in sys.modules, [str(e.code) for e in v.errors], v.input_error)"
 )
 
 

@@ -21,7 +21,8 @@ from referee.log.inputs import LogSource
 from referee.log.reader import COLOURS, PAIRS, CardForm, LogReader
 from referee.rules.compiler import Rules, load_rules
 from referee.spec.extends import default_spec_name, resolve_spec
-from referee.verdicts import Diagnostic, FileVerdict
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, Diagnostic, FileVerdict
 
 if TYPE_CHECKING:  # a public round's modules load when a log has one: a full-mode check does not pay for them
     from referee.public.rounds import Branches
@@ -165,12 +166,12 @@ class Replay:
         if reader.errors:
             verdict.input_error = None
             rules = self.engine.rules if self.engine is not None else rules_for(None, None, None)
-            rule = rules.check_rules["syntax"].id  # before the header is read, the default spec's rule
-            verdict.errors = [Diagnostic(problem.line, "syntax", problem.message, rule) for problem in reader.errors]
+            rule = rules.check_rules[Check.SYNTAX].id  # before the header is read, the default spec's rule
+            verdict.errors = [Diagnostic(problem.line, Code.SYNTAX, problem.message, rule) for problem in reader.errors]
             if reader.error_count > len(reader.errors):
                 verdict.errors[-1] = Diagnostic(
                     verdict.errors[-1].line,
-                    "syntax",
+                    Code.SYNTAX,
                     verdict.errors[-1].message + f" (and {reader.error_count - len(reader.errors)} more syntax errors not listed)",
                     rule,
                 )
@@ -248,7 +249,7 @@ class Replay:
             self.halted = True
             return None
         if outcome.diagnostic is not None:
-            if outcome.diagnostic.code == "inconsistent":
+            if outcome.diagnostic.code == Code.INCONSISTENT:
                 verdict.consistency = "inconsistent"
             return outcome.diagnostic
         assert outcome.chosen is not None

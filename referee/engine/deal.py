@@ -21,7 +21,8 @@ from referee.engine.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAI
 from referee.log import events as ev
 from referee.rules import effects
 from referee.rules.compiler import Rules
-from referee.verdicts import RoundResult
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, RoundResult
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
@@ -38,13 +39,13 @@ def players(engine: EngineApi, event: ev.Players) -> None:
     spec = engine.rules.spec
     if not spec.min_players <= len(names) <= spec.max_players:
         raise Reject(
-            "bad-setup",
-            "players",
+            Code.BAD_SETUP,
+            Check.PLAYERS,
             f"{len(names)} player{'s' if len(names) != 1 else ''}: the game is for {spec.min_players} to {spec.max_players}",
         )
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise Reject("bad-setup", "players", f"player {repeated[0]} is named twice")
+        raise Reject(Code.BAD_SETUP, Check.PLAYERS, f"player {repeated[0]} is named twice")
     state.players = names
     state.seat = {name: seat for seat, name in enumerate(names)}
     state.totals = [0] * len(names)
@@ -60,13 +61,13 @@ def deck(engine: EngineApi, event: ev.Deck) -> None:
     for token in event.cards:
         card = rules.catalogue.card(token)
         if card is None:
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a card: {why_unknown(rules, token)}")
+            raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, f"'{token}' is not a card: {why_unknown(rules, token)}")
         cards.append(card)
     problems = rules.catalogue.composition_problems(list(event.cards)) if rules.spec.deck_official else []
     if len(cards) != len(rules.deck):
         problems.insert(0, f"{len(cards)} cards, not {len(rules.deck)}")
     if problems:
-        raise Reject("bad-setup", "deck", "the deck is not official: " + "; ".join(problems))
+        raise Reject(Code.BAD_SETUP, Check.DECK, "the deck is not official: " + "; ".join(problems))
     engine.state.deck = tuple(cards)
     engine.state.deck_counts = Counter(cards)
     engine.forget_cards()
@@ -80,11 +81,11 @@ def round_(engine: EngineApi, event: ev.Round) -> None:
     state = engine.state
     engine.shows_done()
     if state.phase in (DEALING, SETUP, START_AGAIN, PLAYING):
-        raise Reject("bad-setup", "round-order", f"round {state.round_number} is not finished")
+        raise Reject(Code.BAD_SETUP, Check.ROUND_ORDER, f"round {state.round_number} is not finished")
     if event.number != state.round_number + 1:
         raise Reject(
-            "bad-setup",
-            "round-order",
+            Code.BAD_SETUP,
+            Check.ROUND_ORDER,
             f"round {event.number} follows round {state.round_number}: expected round {state.round_number + 1}",
         )
     n = state.player_count
@@ -122,8 +123,8 @@ def dealer(engine: EngineApi, event: ev.Dealer) -> None:
         expected = (state.dealer + engine.rules.dealer_step) % state.player_count
         if seat != expected:
             raise Reject(
-                "bad-setup",
-                "dealer",
+                Code.BAD_SETUP,
+                Check.DEALER,
                 f"the deal passes to {state.players[expected]} after {state.players[state.dealer]}, not to {event.player}",
                 (state.players[expected],),
             )
@@ -143,7 +144,7 @@ def shuffle(engine: EngineApi, event: ev.Shuffle) -> None:
             detail.append("missing " + _some(sorted(c.token for c in missing.elements())))
         if extra:
             detail.append("extra " + _some(sorted(c.token for c in extra.elements())))
-        raise Reject("bad-setup", "shuffle", f"the shuffle is not the deck ({'; '.join(detail)})")
+        raise Reject(Code.BAD_SETUP, Check.SHUFFLE, f"the shuffle is not the deck ({'; '.join(detail)})")
     state.knowledge = FULL
     state.draw_pile = cards[::-1]
     for seat in deal_order(state.dealer, state.player_count, engine.rules.spec.hand_size):
@@ -159,17 +160,17 @@ def hand(engine: EngineApi, event: ev.Hand) -> None:
     seat = engine.seat_of(event.player)
     cards = engine.cards(event.cards)
     if state.hand_sizes[seat] or any(state.hands[seat].values()):
-        raise Reject("bad-setup", "hands", f"a second hand for {event.player}")
+        raise Reject(Code.BAD_SETUP, Check.HANDS, f"a second hand for {event.player}")
     hand_size = engine.rules.spec.hand_size
     if len(cards) != hand_size:
-        raise Reject("bad-setup", "hands", f"{event.player}'s hand has {len(cards)} cards, not {hand_size}")
+        raise Reject(Code.BAD_SETUP, Check.HANDS, f"{event.player}'s hand has {len(cards)} cards, not {hand_size}")
     state.knowledge = OBSERVED
     dealt = Counter(cards)
     for held in state.hands:
         dealt.update(held)
     for card, count in dealt.items():
         if count > state.deck_counts[card]:
-            raise Reject("bad-setup", "hands", f"{card} is dealt {count} times; the deck has {state.deck_counts[card]}")
+            raise Reject(Code.BAD_SETUP, Check.HANDS, f"{card} is dealt {count} times; the deck has {state.deck_counts[card]}")
     state.hands[seat] = dict(Counter(cards))
     state.hand_sizes[seat] = len(cards)
     state.hands_given += 1
@@ -178,7 +179,7 @@ def hand(engine: EngineApi, event: ev.Hand) -> None:
 def public(engine: EngineApi, event: ev.Public) -> None:
     """``public``: the hands are dealt unseen (``referee.engine.public_knowledge``, loaded with the first such round)."""
     if engine.state.phase is not SETUP:
-        raise Reject("bad-setup", "shuffle", "'public' comes right after the 'dealer' line")
+        raise Reject(Code.BAD_SETUP, Check.SHUFFLE, "'public' comes right after the 'dealer' line")
     from referee.engine.public_knowledge import deal_unseen
 
     deal_unseen(engine, event.line)
@@ -189,9 +190,9 @@ def start(engine: EngineApi, event: ev.Start) -> None:
     card = engine.card(event.card)
     if state.hands_given < state.player_count:
         missing = [name for seat, name in enumerate(state.players) if not state.hand_sizes[seat]]
-        raise Reject("bad-setup", "start-card", f"'start' before every hand is given (missing: {' '.join(missing)})")
+        raise Reject(Code.BAD_SETUP, Check.START_CARD, f"'start' before every hand is given (missing: {' '.join(missing)})")
     if state.phase is PLAYING or state.phase is ROUND_OVER:
-        raise Reject("bad-setup", "start-card", "a second 'start' line, but the card turned up stayed on the discard pile")
+        raise Reject(Code.BAD_SETUP, Check.START_CARD, "a second 'start' line, but the card turned up stayed on the discard pile")
     state.knowledge.start(engine, card, state.phase is SETUP)
     turn_up(engine, card)
 

@@ -17,6 +17,8 @@ from referee.engine.reject import Reject
 from referee.engine.state import PLAYING, Dispute, DisputeKind, Penalty, Ruling
 from referee.log import events as ev
 from referee.rules import effects
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
@@ -26,16 +28,16 @@ def call(engine: EngineApi, event: ev.Call) -> None:
     state = engine.state
     seat = engine.seat_of(event.player)
     if state.phase is not PLAYING:
-        raise Reject("invalid-call", "call", f"round {state.round_number} is over")
+        raise Reject(Code.INVALID_CALL, Check.CALL, f"round {state.round_number} is over")
     no_catch_owed(engine.state)
     if state.hand_sizes[seat] != 1:
-        raise Reject("invalid-call", "call", f"{event.player} holds {state.hand_sizes[seat]} cards, not one")
+        raise Reject(Code.INVALID_CALL, Check.CALL, f"{event.player} holds {state.hand_sizes[seat]} cards, not one")
     if state.uno_player != seat:
-        raise Reject("invalid-call", "call", f"{event.player}'s UNO window is closed")
+        raise Reject(Code.INVALID_CALL, Check.CALL, f"{event.player}'s UNO window is closed")
     state.uno_called = True
 
 
-def _parties(engine: EngineApi, event: ev.Catch | ev.Challenge, code: str, check: str) -> tuple[int, int]:
+def _parties(engine: EngineApi, event: ev.Catch | ev.Challenge, code: Code, check: Check) -> tuple[int, int]:
     """The seats of who catches or challenges and of whom, once a round is in play and no catch is owed."""
     seat = engine.seat_of(event.player)
     target = engine.seat_of(event.target)
@@ -48,11 +50,11 @@ def _parties(engine: EngineApi, event: ev.Catch | ev.Challenge, code: str, check
 def catch(engine: EngineApi, event: ev.Catch) -> None:
     state = engine.state
     rules = engine.rules
-    seat, target = _parties(engine, event, "invalid-catch", "catch")
+    seat, target = _parties(engine, event, Code.INVALID_CATCH, Check.CATCH)
     reason = catch_invalid(engine, seat, target)
     if reason:
         _record_catch(engine, event, Ruling.INVALID, reason)
-        raise Reject("invalid-catch", "catch", reason)
+        raise Reject(Code.INVALID_CATCH, Check.CATCH, reason)
     state.uno_caught = True
     _record_catch(engine, event, Ruling.VALID, f"{event.target} held one card and had not said UNO")
     if rules.catch_penalty:
@@ -92,12 +94,12 @@ def challenge(engine: EngineApi, event: ev.Challenge) -> None:
     state = engine.state
     rules = engine.rules
     names = state.players
-    seat, target = _parties(engine, event, "invalid-challenge", "challenge")
+    seat, target = _parties(engine, event, Code.INVALID_CHALLENGE, Check.CHALLENGE)
     penalty = state.penalties[0] if state.penalties else None
     reason, allowed = _invalid_challenge(names, penalty, seat, target, event.target)
     if reason:
         _record(engine, event, Ruling.INVALID, rules.check_rules["challenge"].id, reason)
-        raise Reject("invalid-challenge", "challenge", reason, allowed)
+        raise Reject(Code.INVALID_CHALLENGE, Check.CHALLENGE, reason, allowed)
     assert penalty is not None
     engine.close_window()
     penalty.challengeable = False

@@ -48,7 +48,8 @@ from referee.engine.state import (
 from referee.log import events as ev
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
-from referee.verdicts import Diagnostic, RoundResult
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, Diagnostic, RoundResult
 
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
 
@@ -129,14 +130,14 @@ class Engine:
                 self._names_known(event)  # names first, on every line: before what these states allow
             if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
-                    "after-game-end",
-                    "game-over",
+                    Code.AFTER_GAME_END,
+                    Check.GAME_OVER,
                     f"the game ended ({self._winner_text()} won); nothing may follow but score claims",
                 )
             if state.phase is START_AGAIN and type(event) is not ev.Start:
                 raise Reject(
-                    "bad-setup",
-                    "start-again",
+                    Code.BAD_SETUP,
+                    Check.START_AGAIN,
                     "the card turned up went back into the draw pile: another 'start' line must follow",
                 )
             if state.swap_by is not None:
@@ -186,7 +187,7 @@ class Engine:
         seat = self.state.seat.get(name)
         if seat is None:
             known = " ".join(self.state.players)
-            raise Reject("unknown-player", "known-player", f"'{name}' is not a player (players: {known})")
+            raise Reject(Code.UNKNOWN_PLAYER, Check.KNOWN_PLAYER, f"'{name}' is not a player (players: {known})")
         return seat
 
     def card(self, token: str) -> Card:
@@ -196,10 +197,12 @@ class Engine:
             return known
         card = self.rules.catalogue.card(token)
         if card is None:
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a card of the deck: {legality.why_unknown(self.rules, token)}")
+            raise Reject(
+                Code.UNKNOWN_CARD, Check.KNOWN_CARD, f"'{token}' is not a card of the deck: {legality.why_unknown(self.rules, token)}"
+            )
         if card not in self.state.deck_counts:
             pairs = legality.pairing(self.rules, self.state.deck_counts, token)
-            raise Reject("unknown-card", "known-card", f"'{token}' is not a physical card of this deck{pairs}")
+            raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, f"'{token}' is not a physical card of this deck{pairs}")
         if len(self._deck_cards) < 10_000:
             self._deck_cards[token] = card
         return card
@@ -212,7 +215,7 @@ class Engine:
         winner = self.state.game_winner
         return " and ".join(winner) if isinstance(winner, list) else str(winner)
 
-    def warn(self, line: int, code: str, check: str, message: str) -> None:
+    def warn(self, line: int, code: Code, check: Check, message: str) -> None:
         """Record a warning at ``line``, citing the rule of ``check``."""
         self.warnings.append(Diagnostic(line, code, message, self.rules.check_rules[check].id))
 
@@ -258,7 +261,7 @@ class Engine:
         if state.uno_player is None:
             return
         if not state.uno_called and not state.uno_caught:
-            self.warn(state.uno_line, "uncaught-uno", "uncaught", f"{self.name_of(state.uno_player)} did not say UNO")
+            self.warn(state.uno_line, Code.UNCAUGHT_UNO, Check.UNCAUGHT, f"{self.name_of(state.uno_player)} did not say UNO")
         state.uno_player = None
         state.uno_called = False
         state.uno_caught = False
@@ -287,7 +290,7 @@ class Engine:
         if "/" in token:
             self.card(token)
         elif not self.rules.catalogue.is_face(token):
-            raise Reject("unknown-card", "known-card", legality.not_a_face(self.rules, token))
+            raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, legality.not_a_face(self.rules, token))
         if state.phase is not PLAYING:
             legality.not_in_play(state)
         stacked = self._owed_gate(seat, token, event.player) if state.penalties else None
@@ -305,7 +308,7 @@ class Engine:
         if not same_colour and not self.matches(face):
             playable = self.playable(seat)
             shown = ", ".join(sorted(c.faces[state.side].token for c in playable)) or "none (draw a card)"
-            raise Reject("illegal-play", "match", f"{event.player} played {face} on {self._colour_text()}; playable: {shown}")
+            raise Reject(Code.ILLEGAL_PLAY, Check.MATCH, f"{event.player} played {face} on {self._colour_text()}; playable: {shown}")
         face_rules = self.rules.faces[face]
         self._colour_gate(face, face_rules, event.colour)
         if state.uno_player is not None:
@@ -320,7 +323,7 @@ class Engine:
         state = self.state
         penalty = state.penalties[0]
         if penalty.player != seat:
-            raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
+            raise Reject(Code.BAD_PENALTY, Check.PENALTY, f"{self.name_of(penalty.player)} still owes {penalty.describe()}")
         stacked = legality.stacking(self, seat, token, penalty)
         if stacked is not None:
             return stacked
@@ -331,7 +334,7 @@ class Engine:
             message = f"{owes}: draw them, or stack a {' or a '.join(kinds)} on them"
         else:
             message = f"{owes} and must draw before playing"
-        raise Reject("illegal-play", "penalty-owed", message, ("draws",))
+        raise Reject(Code.ILLEGAL_PLAY, Check.PENALTY_OWED, message, ("draws",))
 
     def _out_of_turn(self, seat: int, token: str) -> bool:
         """A play out of turn: a jump-in under the house rule (play goes on from the jumper, and the turn player's
@@ -354,8 +357,8 @@ class Engine:
         if self._same_as is None and card != state.drawn_card:  # card played is it: a fact to record, not a check
             drawn = state.drawn_card
             raise Reject(
-                "illegal-play",
-                "drawn-card-only",
+                Code.ILLEGAL_PLAY,
+                Check.DRAWN_CARD_ONLY,
                 f"after drawing, {player} may play only the card drawn ({drawn if drawn else 'none was drawn'})",
                 (drawn.token,) if drawn else (),
             )
@@ -366,12 +369,12 @@ class Engine:
         colours = self.rules.side_colours[state.side]
         if face_rules.choose_colour:
             if colour is None:
-                raise Reject("bad-colour", "wild-colour", f"{face} needs a colour: one of {', '.join(sorted(colours))}")
+                raise Reject(Code.BAD_COLOUR, Check.WILD_COLOUR, f"{face} needs a colour: one of {', '.join(sorted(colours))}")
             if colour not in colours:
                 side_name = self.rules.spec.side_names[state.side]
-                raise Reject("bad-colour", "wild-colour", f"{colour} is not a colour of the {side_name} side")
+                raise Reject(Code.BAD_COLOUR, Check.WILD_COLOUR, f"{colour} is not a colour of the {side_name} side")
         elif colour is not None:
-            raise Reject("bad-colour", "wild-colour", f"{face} is not a wild and takes no colour")
+            raise Reject(Code.BAD_COLOUR, Check.WILD_COLOUR, f"{face} is not a wild and takes no colour")
 
     def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
         state = self.state
@@ -410,8 +413,8 @@ class Engine:
             # a restricted face nobody can challenge: the bluff stands at once (rule of the 'bluff' check)
             self.warn(
                 line,
-                "unchallenged-bluff",
-                "bluff",
+                Code.UNCHALLENGED_BLUFF,
+                Check.BLUFF,
                 f"{self.name_of(seat)} played {face_rules.face} while holding {colour_before}, and it cannot be challenged",
             )
         if state.hand_sizes[seat] == 0 and not state.penalties:
@@ -461,7 +464,9 @@ class Engine:
         if isinstance(event, ev.Call) and event.player == name and state.uno_player == swapper and state.hand_sizes[swapper] == 1:
             return
         others = tuple(f"{name} swaps {other}" for other in state.players if other != name)
-        raise Reject("swap-missing", "swap", f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others)
+        raise Reject(
+            Code.SWAP_MISSING, Check.SWAP, f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others
+        )
 
     def _swap(self, event: ev.Swap) -> None:
         state = self.state
@@ -475,7 +480,7 @@ class Engine:
                 why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
             else:
                 why = "no 7 with cards left was just played"
-            raise Reject("out-of-turn", "turn", f"{event.player} may not swap hands now: {why}")
+            raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not swap hands now: {why}")
         other = self.seat_of(event.target)
         self.close_window()  # the 7's player's UNO window closes at the swap
         hands, sizes = list(state.hands), list(state.hand_sizes)
@@ -572,8 +577,8 @@ class Engine:
         assert penalty.played_by is not None
         self.warn(
             penalty.line,
-            "unchallenged-bluff",
-            "bluff",
+            Code.UNCHALLENGED_BLUFF,
+            Check.BLUFF,
             f"{self.name_of(penalty.played_by)} played a wild draw card while holding {penalty.colour_before}, and was not challenged",
         )
 
@@ -638,9 +643,9 @@ class Engine:
             return DrawKind.UNTIL_PLAYABLE
         legality.turn_gate(state, seat)
         if state.drew:
-            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn: play the card drawn or pass")
+            raise Reject(Code.WRONG_DRAW, Check.TURN_DRAW, f"{name} already drew this turn: play the card drawn or pass")
         if count > 1:
-            raise Reject("wrong-draw", "turn-draw", f"a turn draw is one card, not {count}")
+            raise Reject(Code.WRONG_DRAW, Check.TURN_DRAW, f"a turn draw is one card, not {count}")
         return DrawKind.TURN
 
     def _owes(self, seat: int) -> None:
@@ -648,7 +653,7 @@ class Engine:
         penalty = self.state.penalties[0]
         if penalty.player != seat:
             owner = self.name_of(penalty.player)
-            raise Reject("bad-penalty", "penalty", f"{owner} owes {penalty.describe()}, not {self.name_of(seat)}", (owner,))
+            raise Reject(Code.BAD_PENALTY, Check.PENALTY, f"{owner} owes {penalty.describe()}, not {self.name_of(seat)}", (owner,))
 
     def _draw_count(self, event: ev.DrawCount) -> None:
         """``P draws N``: a public round's draw (``referee.engine.public_knowledge``); in any other round, wrong-draw."""
@@ -664,9 +669,11 @@ class Engine:
             return
         if self.can_reshuffle() or self.state.draw_pile_size():
             raise Reject(
-                "wrong-draw", "draw-source", f"the draw pile holds {self.state.draw_pile_size()} cards: a 'reshuffle' must come first"
+                Code.WRONG_DRAW,
+                Check.DRAW_SOURCE,
+                f"the draw pile holds {self.state.draw_pile_size()} cards: a 'reshuffle' must come first",
             )
-        raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+        raise Reject(Code.WRONG_DRAW, Check.EMPTY_DRAW, "nothing is left to draw: the draw is written without cards")
 
     def last_cards(self, count: int) -> bool:
         """Whether drawing ``count`` cards takes the last ones there are (the draw pile, and nothing to reshuffle)."""
@@ -679,9 +686,9 @@ class Engine:
         if state.draw_pile_size():
             return False
         if self.can_reshuffle():
-            raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "the draw pile is empty: a 'reshuffle' must come first")
         if cards:
-            raise Reject("wrong-draw", "empty-draw", "nothing is left to draw: the draw is written without cards")
+            raise Reject(Code.WRONG_DRAW, Check.EMPTY_DRAW, "nothing is left to draw: the draw is written without cards")
         self.close_window()
         state.drew = True
         state.drawn_card = None
@@ -697,8 +704,8 @@ class Engine:
         state = self.state
         name = self.name_of(state.turn)
         raise Reject(
-            "draw-too-few",
-            "draw-until-playable",
+            Code.DRAW_TOO_FEW,
+            Check.DRAW_UNTIL_PLAYABLE,
             f"{name} has drawn no playable card yet and cards remain: {name} draws on",
             (f"{name} draws",),
         )
@@ -711,8 +718,10 @@ class Engine:
         if state.drew and not state.drawing:
             drawn = state.drawn_card
             if drawn is not None and self.matches(drawn.faces[state.side]):
-                raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card ({drawn}): play it or pass")
-            raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
+                raise Reject(
+                    Code.DRAW_TOO_MANY, Check.DRAW_UNTIL_PLAYABLE, f"{name} already drew a playable card ({drawn}): play it or pass"
+                )
+            raise Reject(Code.WRONG_DRAW, Check.TURN_DRAW, f"{name} already drew this turn and nothing is left to draw: pass")
         if self._nothing_to_draw(cards):
             return
         if not cards:
@@ -723,8 +732,8 @@ class Engine:
             if state.drew and not state.drawing:
                 if queue:
                     raise Reject(
-                        "draw-too-many",
-                        "draw-until-playable",
+                        Code.DRAW_TOO_MANY,
+                        Check.DRAW_UNTIL_PLAYABLE,
                         f"{name} drew {state.drawn_card}, a playable card: {queue[0]} is one too many",
                     )
                 return
@@ -734,8 +743,8 @@ class Engine:
                 queue.append(None)  # full mode, a bare draw: the next card of the pile
             if state.draw_pile_size() == 0:
                 if self.can_reshuffle():
-                    raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
-                raise Reject("wrong-draw", "empty-draw", f"nothing is left to draw: {queue[0]} cannot be drawn")
+                    raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "the draw pile is empty: a 'reshuffle' must come first")
+                raise Reject(Code.WRONG_DRAW, Check.EMPTY_DRAW, f"nothing is left to draw: {queue[0]} cannot be drawn")
             card = state.knowledge.take(state, seat, queue.pop(0))
             state.drew = True
             state.drawn_card = card
@@ -746,13 +755,15 @@ class Engine:
         if not cards:
             state.knowledge.bare_draw()
             if state.draw_pile_size() == 0:
-                raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+                raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "the draw pile is empty: a 'reshuffle' must come first")
             while state.penalties and state.penalties[0].player == seat and state.draw_pile:
                 self._pay(seat, None)
             return
         for card in cards:
             if not state.penalties or state.penalties[0].player != seat:
-                raise Reject("bad-penalty", "penalty", f"{self.name_of(seat)} drew more cards than the penalty ({card} is one too many)")
+                raise Reject(
+                    Code.BAD_PENALTY, Check.PENALTY, f"{self.name_of(seat)} drew more cards than the penalty ({card} is one too many)"
+                )
             self._pay(seat, card)
 
     def _pass(self, event: ev.Pass) -> None:
@@ -762,13 +773,13 @@ class Engine:
             legality.not_in_play(state)
         if state.penalties:
             penalty = state.penalties[0]
-            raise Reject("bad-penalty", "penalty", f"{self.name_of(penalty.player)} owes {penalty.describe()}: no passing")
+            raise Reject(Code.BAD_PENALTY, Check.PENALTY, f"{self.name_of(penalty.player)} owes {penalty.describe()}: no passing")
         if state.drawing:
             self._draw_unfinished()
         legality.must_not_choose(state, seat)
         legality.turn_gate(state, seat)
         if not state.drew:
-            raise Reject("out-of-turn", "pass", f"{event.player} may pass only right after their turn's draw", ("draws",))
+            raise Reject(Code.OUT_OF_TURN, Check.PASS, f"{event.player} may pass only right after their turn's draw", ("draws",))
         self.close_window()
         state.turn = state.next_player(seat)
         state.drew = False
@@ -778,20 +789,20 @@ class Engine:
         state = self.state
         seat = self.seat_of(event.player)
         if state.phase is not PLAYING or state.choose_by is None:
-            raise Reject("bad-colour", "choose", "no colour is to be chosen now")
+            raise Reject(Code.BAD_COLOUR, Check.CHOOSE, "no colour is to be chosen now")
         legality.no_catch_owed(state)
         if seat != state.choose_by:
             raise Reject(
-                "out-of-turn",
-                "turn",
+                Code.OUT_OF_TURN,
+                Check.TURN,
                 f"{self.name_of(state.choose_by)} chooses the colour, not {event.player}",
                 (self.name_of(state.choose_by),),
             )
         colours = self.rules.side_colours[state.side]
         if event.colour not in colours:
             raise Reject(
-                "bad-colour",
-                "choose",
+                Code.BAD_COLOUR,
+                Check.CHOOSE,
                 f"{event.colour} is not a colour of the {self.rules.spec.side_names[state.side]} side",
                 tuple(sorted(colours)),
             )
@@ -805,9 +816,9 @@ class Engine:
         state = self.state
         cards = self.cards(event.cards)
         if state.phase is not PLAYING:
-            raise Reject("invalid-reshuffle", "reshuffle", f"round {state.round_number} is over")
+            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"round {state.round_number} is over")
         if state.draw_pile_size():
-            raise Reject("invalid-reshuffle", "reshuffle", f"the draw pile still holds {state.draw_pile_size()} cards")
+            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"the draw pile still holds {state.draw_pile_size()} cards")
         keep_top = self.rules.reshuffle_keeps_top
         rest = state.discard_pile[:-1] if keep_top else list(state.discard_pile)
         state.knowledge.reshuffle(self, cards, rest, event.line)
@@ -820,12 +831,12 @@ class Engine:
         self.shows_done()
         result = state.last_result
         if result is None:
-            raise Reject("wrong-score", "score", "no round has finished yet")
+            raise Reject(Code.WRONG_SCORE, Check.SCORE, "no round has finished yet")
         expected = self.round_points(seat, result)
         if event.points != expected:
             raise Reject(
-                "wrong-score",
-                "score",
+                Code.WRONG_SCORE,
+                Check.SCORE,
                 f"{event.player} won {expected} points in round {result.number}, not {event.points}",
                 (str(expected),),
             )

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from referee.cards import Card
 from referee.engine.reject import Reject
 from referee.rules import effects
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi, GameState, Penalty
@@ -48,7 +50,7 @@ class Knowledge:
         assert named is not None
         left = state.draw_counts.get(named, 0)
         if left <= 0:
-            raise Reject("wrong-draw", "draw-source", f"{named} is not in the draw pile")
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, f"{named} is not in the draw pile")
         if left == 1:
             del state.draw_counts[named]
         else:
@@ -58,11 +60,11 @@ class Knowledge:
 
     def bare_draw(self) -> None:
         """A draw line that names no card while cards remain: only full mode knows which card it is."""
-        raise Reject("wrong-draw", "draw-source", "in observed mode a draw names its cards")
+        raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "in observed mode a draw names its cards")
 
     def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: a count is a public round's draw only."""
-        raise Reject("wrong-draw", "draw-source", "only a public round's draw is a count: name the cards drawn")
+        raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "only a public round's draw is a count: name the cards drawn")
 
     def drawn_unknown(self, state: GameState) -> int | None:
         """A public round's card just drawn, which a play after the draw must be (a fact, not a check); else None."""
@@ -96,7 +98,7 @@ class Knowledge:
     def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         """The discard pile under its top card (``rest``) becomes the draw pile; ``cards``: what the line names."""
         if cards:
-            raise Reject("invalid-reshuffle", "reshuffle", f"in {self.name} mode a reshuffle names no cards")
+            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"in {self.name} mode a reshuffle names no cards")
         state = engine.state
         state.draw_counts = dict(Counter(rest))
         state.observed_size = len(rest)
@@ -111,7 +113,7 @@ class Knowledge:
             state.draw_counts = dict(+pile)
             state.observed_size = sum(state.draw_counts.values())
         if state.draw_counts.get(card, 0) <= 0:
-            raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
+            raise Reject(Code.BAD_SETUP, Check.START_CARD, f"the start card {card} is not in the draw pile")
         state.draw_counts[card] -= 1
         state.observed_size -= 1
         if not state.draw_counts[card]:
@@ -145,7 +147,7 @@ class Knowledge:
 
     def shows(self, engine: EngineApi, seat: int, event: ev.Shows) -> tuple[int, list[int]] | None:
         """``shows P FACE ...``: only a public round's hands are shown."""
-        raise Reject("bad-shows", "score", "only a public round's hands are shown ('shows' lines)")
+        raise Reject(Code.BAD_SHOWS, Check.SCORE, "only a public round's hands are shown ('shows' lines)")
 
     def card_in_hand(self, engine: EngineApi, token: str) -> Card | None:
         """The card a ``plays`` token stands for when the hands are hidden; None: look in the hand."""
@@ -167,10 +169,10 @@ class FullKnowledge(Knowledge):
 
     def take(self, state: GameState, seat: int, named: Card | None) -> Card:
         if not state.draw_pile:
-            raise Reject("wrong-draw", "draw-source", "the draw pile is empty: a 'reshuffle' must come first")
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "the draw pile is empty: a 'reshuffle' must come first")
         top = state.draw_pile[-1]
         if named is not None and named != top:
-            raise Reject("wrong-draw", "draw-source", f"{named} is not the top of the draw pile ({top} is)", (top.token,))
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, f"{named} is not the top of the draw pile ({top} is)", (top.token,))
         state.draw_pile.pop()
         return to_hand(state, seat, top)
 
@@ -183,7 +185,9 @@ class FullKnowledge(Knowledge):
     def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         if Counter(cards).items() != Counter(rest).items():
             under = "under its top card" if engine.rules.reshuffle_keeps_top else "with its top card"
-            raise Reject("invalid-reshuffle", "reshuffle", f"the new draw pile must be the {len(rest)} cards of the discard pile {under}")
+            raise Reject(
+                Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"the new draw pile must be the {len(rest)} cards of the discard pile {under}"
+            )
         engine.state.draw_pile = cards[::-1]
 
     def put_back(self, engine: EngineApi, card: Card) -> Card | None:

@@ -17,6 +17,8 @@ from referee.cards import Card, Face, FaceClass
 from referee.engine.reject import Reject
 from referee.engine.state import ROUND_OVER, GameState, Penalty
 from referee.rules.compiler import Rules
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
@@ -55,8 +57,8 @@ def match_test(state: GameState, rules: Rules) -> Callable[[Face], bool]:
 def not_in_play(state: GameState) -> None:
     """Plays, draws and passes need a round in play (replay never gets here before the deal; ``explain --move`` may)."""
     if state.phase is ROUND_OVER:
-        raise Reject("out-of-turn", "round-over", f"round {state.round_number} is over")
-    raise Reject("out-of-turn", "turn", "no round is in play: the cards are not dealt yet")
+        raise Reject(Code.OUT_OF_TURN, Check.ROUND_OVER, f"round {state.round_number} is over")
+    raise Reject(Code.OUT_OF_TURN, Check.TURN, "no round is in play: the cards are not dealt yet")
 
 
 def turn_gate(state: GameState, seat: int) -> None:
@@ -67,7 +69,7 @@ def turn_gate(state: GameState, seat: int) -> None:
         state.drawn_card = None
     if state.turn != seat:
         name, holder = state.players[seat], state.players[state.turn]
-        raise Reject("out-of-turn", "turn", f"{name} acted out of turn: it is {holder}'s turn", (holder,))
+        raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{name} acted out of turn: it is {holder}'s turn", (holder,))
 
 
 def must_not_choose(state: GameState, seat: int, *, play: bool = False) -> None:
@@ -77,8 +79,8 @@ def must_not_choose(state: GameState, seat: int, *, play: bool = False) -> None:
     name = state.players[seat]
     if state.choose_by == seat:
         hint = f" ('{name} chooses COLOUR')" if play else ""
-        raise Reject("bad-colour", "choose", f"{name} must choose the colour first{hint}")
-    raise Reject("out-of-turn", "turn", f"{state.players[state.choose_by]} must choose the colour first")
+        raise Reject(Code.BAD_COLOUR, Check.CHOOSE, f"{name} must choose the colour first{hint}")
+    raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{state.players[state.choose_by]} must choose the colour first")
 
 
 def no_catch_owed(state: GameState) -> None:
@@ -87,7 +89,7 @@ def no_catch_owed(state: GameState) -> None:
     if penalties and penalties[0].catch:
         catch = penalties[0]
         name = state.players[catch.player]
-        raise Reject("bad-penalty", "penalty", f"{name} must first draw {catch.describe()} for the UNO catch")
+        raise Reject(Code.BAD_PENALTY, Check.PENALTY, f"{name} must first draw {catch.describe()} for the UNO catch")
 
 
 def why_unknown(rules: Rules, token: str) -> str:
@@ -152,7 +154,7 @@ def resolve_in_hand(engine: EngineApi, seat: int, token: str) -> Card:
     if "/" in token:
         card = engine.card(token)
         if hand.get(card, 0) <= 0:
-            raise Reject("card-not-in-hand", "in-hand", f"{state.players[seat]} does not hold {card}")
+            raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{state.players[seat]} does not hold {card}")
         return card
     rules = engine.rules
     catalogue = rules.catalogue
@@ -166,14 +168,14 @@ def resolve_in_hand(engine: EngineApi, seat: int, token: str) -> Card:
         names = rules.spec.side_names
         other = next((other for other in range(len(names)) if other != side and catalogue.face(token, other)), None)
         if other is None:
-            raise Reject("unknown-card", "known-card", not_a_face(rules, token))
-        raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
+            raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, not_a_face(rules, token))
+        raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{token} is a {names[other]} face; the {names[side]} side is in play")
     found = [card for card in hand if card.faces[side] == face]
     if not found:
-        raise Reject("card-not-in-hand", "in-hand", f"{state.players[seat]} holds no {face}")
+        raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{state.players[seat]} holds no {face}")
     if len(found) > 1:
         tokens = tuple(sorted(c.token for c in found))
-        raise Reject("ambiguous-card", "ambiguous", f"{face} could be {' or '.join(tokens)}: write the physical card", tokens)
+        raise Reject(Code.AMBIGUOUS_CARD, Check.AMBIGUOUS, f"{face} could be {' or '.join(tokens)}: write the physical card", tokens)
     return found[0]
 
 

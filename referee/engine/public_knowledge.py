@@ -39,7 +39,8 @@ from referee.engine.legality import not_a_face
 from referee.engine.reject import Reject
 from referee.engine.state import ROUND_OVER, DrawKind
 from referee.rules import effects
-from referee.verdicts import RoundResult
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, RoundResult
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi, GameState, Penalty
@@ -60,7 +61,7 @@ class PublicKnowledge(Knowledge):
         super().__init__("public", False)
 
     def bare_draw(self) -> None:
-        raise Reject("wrong-draw", "draw-source", "cards remain to be drawn: a public round's draw gives its count ('P draws N')")
+        raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "cards remain to be drawn: a public round's draw gives its count ('P draws N')")
 
     def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: the same gates as a draw of named cards; the cards are unknowns."""
@@ -124,7 +125,7 @@ class PublicKnowledge(Knowledge):
 
     def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
         if cards:
-            raise Reject("invalid-reshuffle", "reshuffle", "in a public round a reshuffle names no cards")
+            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, "in a public round a reshuffle names no cards")
         state = engine.state
         hidden = _hidden(state)
         beneath = hidden.discard[: len(rest)]
@@ -139,7 +140,7 @@ class PublicKnowledge(Knowledge):
     def start(self, engine: EngineApi, card: Card, first: bool) -> None:
         state = engine.state
         if state.draw_pile_size() <= 0:
-            raise Reject("bad-setup", "start-card", f"the start card {card} is not in the draw pile")
+            raise Reject(Code.BAD_SETUP, Check.START_CARD, f"the start card {card} is not in the draw pile")
         index = _hidden(state).deck.index[card]
         draw_unseen(engine, None, 1, (index,), engine.line, "start-card", f"the card turned up, {card}")
 
@@ -191,8 +192,8 @@ class PublicKnowledge(Knowledge):
         missing = [name for seat, name in enumerate(state.players) if seat != hidden.winner and seat not in hidden.shown]
         if missing:
             raise Reject(
-                "missing-shows",
-                "score",
+                Code.MISSING_SHOWS,
+                Check.SCORE,
                 f"round {state.round_number} is public: show the hand of {' and '.join(missing)} first",
                 tuple(f"shows {name}" for name in missing),
             )
@@ -203,11 +204,11 @@ class PublicKnowledge(Knowledge):
         rules = engine.rules
         hidden = _hidden(state)
         if hidden.winner is None:
-            raise Reject("bad-shows", "score", f"round {state.round_number} is not over: hands are shown once it ends")
+            raise Reject(Code.BAD_SHOWS, Check.SCORE, f"round {state.round_number} is not over: hands are shown once it ends")
         if seat == hidden.winner:
-            raise Reject("bad-shows", "score", f"{event.player} won the round and holds no card to show")
+            raise Reject(Code.BAD_SHOWS, Check.SCORE, f"{event.player} won the round and holds no card to show")
         if seat in hidden.shown:
-            raise Reject("bad-shows", "score", f"{event.player}'s hand was already shown")
+            raise Reject(Code.BAD_SHOWS, Check.SCORE, f"{event.player}'s hand was already shown")
         side = state.side
         catalogue = rules.catalogue
         faces = []
@@ -216,14 +217,14 @@ class PublicKnowledge(Knowledge):
             if face is None:
                 if any(catalogue.face(token, other) for other in range(rules.spec.sides)):
                     side_name = rules.spec.side_names[side]
-                    raise Reject("bad-shows", "score", f"{token} is not a face of the {side_name} side, the side in play")
-                raise Reject("unknown-card", "known-card", not_a_face(rules, token))
+                    raise Reject(Code.BAD_SHOWS, Check.SCORE, f"{token} is not a face of the {side_name} side, the side in play")
+                raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, not_a_face(rules, token))
             faces.append(face)
         held = state.hand_sizes[seat]
         if len(faces) != held:  # a count the record fixes: inconsistent at this line, with the lines that fix it
             story = hand_story(hidden, seat, state.players)
             message = f"{event.player} holds {held} card{'' if held == 1 else 's'} ({story.text()}); {len(faces)} shown"
-            raise Reject("inconsistent", "score", message, reasons=story.lines)
+            raise Reject(Code.INCONSISTENT, Check.SCORE, message, reasons=story.lines)
         counts = Counter(faces)
         groups = tuple((hidden.deck.showing(face, side), counts.get(face, 0)) for face in catalogue.faces[side].values())
         hidden.add(Shown(engine.new_id(), event.line, "score", hidden.hand_terms(seat), groups, f"{event.player}'s hand shown"))
@@ -245,8 +246,8 @@ class PublicKnowledge(Knowledge):
             names = rules.spec.side_names
             other = next((other for other in range(len(names)) if other != side and rules.catalogue.face(token, other)), None)
             if other is None:
-                raise Reject("unknown-card", "known-card", not_a_face(rules, token))
-            raise Reject("card-not-in-hand", "in-hand", f"{token} is a {names[other]} face; the {names[side]} side is in play")
+                raise Reject(Code.UNKNOWN_CARD, Check.KNOWN_CARD, not_a_face(rules, token))
+            raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{token} is a {names[other]} face; the {names[side]} side is in play")
         if rules.spec.sides == 1:
             return engine.card(token)
         return seen_card(face, rules.spec.sides)
@@ -333,14 +334,14 @@ def _penalty_draw(engine: EngineApi, seat: int, count: int, line: int) -> None:
     name = state.players[seat]
     while count > 0:
         if not state.penalties or state.penalties[0].player != seat:
-            raise Reject("bad-penalty", "penalty", f"{name} drew more cards than the penalty ({count} too many)")
+            raise Reject(Code.BAD_PENALTY, Check.PENALTY, f"{name} drew more cards than the penalty ({count} too many)")
         penalty = state.penalties[0]
         engine.pile_has(1)
         room = state.draw_pile_size()
         penalty.started = True
         penalty.challengeable = False
         if penalty.into_discard:
-            raise Reject("wrong-draw", "draw-source", "a penalty drawn into the discard pile is not judged in a public round")
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "a penalty drawn into the discard pile is not judged in a public round")
         if penalty.count > 0:
             taken = min(count, penalty.count, room)
             draw_unseen(engine, seat, taken, None, line, "penalty", f"{name} draws {taken} of a penalty")
@@ -405,8 +406,8 @@ def _draw_until_playable(engine: EngineApi, seat: int, count: int, line: int) ->
     name = state.players[seat]
     if state.drew and not state.drawing:
         if hidden.drawn is not None:
-            raise Reject("draw-too-many", "draw-until-playable", f"{name} already drew a playable card: play it or pass")
-        raise Reject("wrong-draw", "turn-draw", f"{name} already drew this turn and nothing is left to draw: pass")
+            raise Reject(Code.DRAW_TOO_MANY, Check.DRAW_UNTIL_PLAYABLE, f"{name} already drew a playable card: play it or pass")
+        raise Reject(Code.WRONG_DRAW, Check.TURN_DRAW, f"{name} already drew this turn and nothing is left to draw: pass")
     engine.pile_has(count)
     engine.close_window()
     playable = hidden.deck.where(state.side, engine.matches)

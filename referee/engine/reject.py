@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code
+
 
 class Reject(Exception):
     """Internal: raised inside the engine, turned into a ``Diagnostic`` by ``Engine.apply``.
@@ -10,7 +13,7 @@ class Reject(Exception):
     """
 
     def __init__(
-        self, code: str, check: str, message: str, allowed: tuple[str, ...] = (), reasons: tuple[tuple[int, str], ...] = ()
+        self, code: Code, check: Check, message: str, allowed: tuple[str, ...] = (), reasons: tuple[tuple[int, str], ...] = ()
     ) -> None:
         super().__init__(message)
         self.code = code

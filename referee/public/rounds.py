@@ -19,7 +19,7 @@ from referee.engine.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.engine.state import Dispute, Snapshot
 from referee.log import events as ev
 from referee.rules.compiler import Rules
-from referee.verdicts import Diagnostic, HiddenAnswer
+from referee.verdicts import Code, Diagnostic, HiddenAnswer
 
 if TYPE_CHECKING:  # the solver (z3) is imported only when a public round is judged
     from referee.public.consistency import Oracle
@@ -208,12 +208,14 @@ def _failure(found: list[tuple[Diagnostic | None, list[Fact], int | None]], rule
     failing = next(((facts, unsat) for _, facts, unsat in found if unsat is not None), None)
     if failing is None:
         first = plain[0]
-        return Diagnostic(first.line, "inconsistent", f"no way the hidden cards can go makes this line legal: {first.message}", first.rule)
+        return Diagnostic(
+            first.line, Code.INCONSISTENT, f"no way the hidden cards can go makes this line legal: {first.message}", first.rule
+        )
     contradiction = solver.contradiction(*failing)
     reasons = tuple((fact.line, fact.what) for fact in contradiction.reasons)
     shown = "; ".join(f"line {line}: {what}" for line, what in reasons)
     message = f"no deal and draw pile make this legal: {contradiction.fact.what}" + (f" (contradicted by {shown})" if shown else "")
-    return Diagnostic(contradiction.line, "inconsistent", message, rule_of.get(contradiction.fact.check, ""), reasons=reasons)
+    return Diagnostic(contradiction.line, Code.INCONSISTENT, message, rule_of.get(contradiction.fact.check, ""), reasons=reasons)
 
 
 def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict[int, list[int]]) -> list[HiddenAnswer]:

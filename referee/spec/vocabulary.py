@@ -5,6 +5,7 @@ every one (a test checks it)."""
 from __future__ import annotations
 
 import re
+from enum import StrEnum
 
 FORMAT = "referee-spec/1"
 
@@ -21,48 +22,53 @@ EFFECTS_PLAIN = frozenset(
     }
 )
 START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
-CHECKS = frozenset(
-    {
-        "syntax",
-        "players",
-        "known-player",
-        "dealer",
-        "deck",
-        "known-card",
-        "shuffle",
-        "hands",
-        "start-card",
-        "round-order",
-        "start-colour",
-        "start-again",
-        "turn",
-        "in-hand",
-        "ambiguous",
-        "match",
-        "turn-draw",
-        "drawn-card-only",
-        "pass",
-        "draw-source",
-        "wild-colour",
-        "choose",
-        "penalty",
-        "penalty-owed",
-        "reshuffle",
-        "empty-draw",
-        "flip-colour",
-        "bluff",
-        "challenge",
-        "call",
-        "uncaught",
-        "catch",
-        "round-over",
-        "score",
-        "game-over",
-        "swap",
-        "jump-in",
-        "draw-until-playable",
-    }
-)
+
+
+class Check(StrEnum):
+    """The checks a rule of a spec governs (a rule's ``checks``): each place the engine can reject a line or warn, each
+    defined once. A member is the string itself, so a spec's text and the compiled rules' tables key on it unchanged."""
+
+    SYNTAX = "syntax"
+    PLAYERS = "players"
+    KNOWN_PLAYER = "known-player"
+    DEALER = "dealer"
+    DECK = "deck"
+    KNOWN_CARD = "known-card"
+    SHUFFLE = "shuffle"
+    HANDS = "hands"
+    START_CARD = "start-card"
+    ROUND_ORDER = "round-order"
+    START_COLOUR = "start-colour"
+    START_AGAIN = "start-again"
+    TURN = "turn"
+    IN_HAND = "in-hand"
+    AMBIGUOUS = "ambiguous"
+    MATCH = "match"
+    TURN_DRAW = "turn-draw"
+    DRAWN_CARD_ONLY = "drawn-card-only"
+    PASS = "pass"
+    DRAW_SOURCE = "draw-source"
+    WILD_COLOUR = "wild-colour"
+    CHOOSE = "choose"
+    PENALTY = "penalty"
+    PENALTY_OWED = "penalty-owed"
+    RESHUFFLE = "reshuffle"
+    EMPTY_DRAW = "empty-draw"
+    FLIP_COLOUR = "flip-colour"
+    BLUFF = "bluff"
+    CHALLENGE = "challenge"
+    CALL = "call"
+    UNCAUGHT = "uncaught"
+    CATCH = "catch"
+    ROUND_OVER = "round-over"
+    SCORE = "score"
+    GAME_OVER = "game-over"
+    SWAP = "swap"
+    JUMP_IN = "jump-in"
+    DRAW_UNTIL_PLAYABLE = "draw-until-playable"
+
+
+CHECKS = frozenset(check.value for check in Check)
 # Checks that can arise only where some kind has an effect: a spec without one need not govern them.
 CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
 # Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
