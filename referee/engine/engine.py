@@ -48,7 +48,7 @@ from referee.engine.state import (
 from referee.log import events as ev
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
-from referee.spec.vocabulary import Check
+from referee.spec.vocabulary import Check, FlipColourChooser
 from referee.verdicts import Code, Diagnostic, RoundResult
 
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
@@ -514,7 +514,9 @@ class Engine:
             top = state.top_face()
             assert top is not None
             uncovered_wild = top.is_wild
-            flipped = effects.after_flip(top.colour, uncovered_wild, state.hand_sizes[seat], rules.flip_chooser != "nobody", effects.every)
+            flipped = effects.after_flip(
+                top.colour, uncovered_wild, state.hand_sizes[seat], rules.flip_chooser is not FlipColourChooser.NOBODY, effects.every
+            )
             state.colour = flipped.colour
             if flipped.names:
                 state.choose_by = seat if rules.flip_colour_by_player else following

@@ -578,7 +578,7 @@ class Game:
         state = self._engine.state
         if state.phase is not PLAYING or state.hidden is not None or not state.hands:
             return False
-        kept = 0 if self.rules.spec.options.get("reshuffle") == "take-all" else 1  # what a reshuffle leaves on the pile
+        kept = 1 if self.rules.reshuffle_keeps_top else 0  # what a reshuffle leaves on the pile
         if state.draw_pile_size() or len(state.discard_pile) > kept or state.penalties:
             return False
         if state.choose_by is not None or state.swap_by is not None or state.colour is None:

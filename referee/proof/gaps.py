@@ -20,6 +20,7 @@ import z3
 from referee.proof.model import NONE, Model, State, solver
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
 from referee.rules.compiler import Rules
+from referee.spec.vocabulary import FlipColourChooser
 
 
 def _flip_uncovers_wild(rules: Rules, n: int, timeout_ms: int, stuck: bool) -> z3.Solver:
@@ -54,7 +55,7 @@ class Gap:
 
 SITUATIONS: dict[str, tuple[Callable[[Rules, int, int, bool], z3.Solver], Callable[[Rules], Rules]]] = {
     # the question, and the spec without the gap's ruling (16: the next player, or the flipper, names the colour)
-    "gap.flip-uncovers-wild": (_flip_uncovers_wild, lambda rules: dataclasses.replace(rules, flip_chooser="nobody")),
+    "gap.flip-uncovers-wild": (_flip_uncovers_wild, lambda rules: dataclasses.replace(rules, flip_chooser=FlipColourChooser.NOBODY)),
 }
 
 

@@ -24,6 +24,7 @@ import z3
 
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
+from referee.spec.vocabulary import FlipColourChooser
 
 NONE = -1
 UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour
@@ -310,7 +311,9 @@ class Model:
         if face_rules.choose_colour:
             constraints += [self.in_side(chosen, pre.side), post.colour == chosen, z3.Not(post.pending)]
         elif face_rules.flip:
-            flipped = effects.after_flip(uncovered, uncovered == NONE, post.hand(seat), rules.flip_chooser != "nobody", z3.And)
+            flipped = effects.after_flip(
+                uncovered, uncovered == NONE, post.hand(seat), rules.flip_chooser is not FlipColourChooser.NOBODY, z3.And
+            )
             constraints += [
                 z3.Or(uncovered == NONE, self.in_side(uncovered, post.side)),
                 post.colour == flipped.colour,
@@ -587,7 +590,7 @@ class Model:
             # As if the dealer played the Flip: a wild uncovered gets its colour named, as after any Flip
             # (by the option flip-colour-chooser; with 'nobody' it stays without a colour).
             side = 1 - start_side
-            named = z3.Not(state.pending) if self.rules.flip_chooser == "nobody" else state.pending
+            named = z3.Not(state.pending) if self.rules.flip_chooser is FlipColourChooser.NOBODY else state.pending
             uncovered_wild = z3.And(state.colour == NONE, named)
             constraints = [z3.Or(z3.And(self.in_side(state.colour, 1 - start_side), z3.Not(state.pending)), uncovered_wild)]
         return z3.And(

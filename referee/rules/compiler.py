@@ -19,6 +19,7 @@ from referee.spec import extends as spec_extends
 from referee.spec.catalogue import Catalogue
 from referee.spec.extends import load_spec
 from referee.spec.model import Rule, Spec
+from referee.spec.vocabulary import DealerRotation, FlipColourChooser, Reshuffle, Scoring, StartColourChooser, TwoPlayerReverse
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class Rules:
     own_hand_scoring: bool
     dealer_step: int
     reshuffle_keeps_top: bool = True
-    flip_chooser: str = "next-player"
+    flip_chooser: FlipColourChooser = FlipColourChooser.NEXT_PLAYER
     # The house rules (docs/house-rules.md): who may play on a penalty owed (the penalty's kind -> the kinds that may
     # go on it), and the four switches.
     stacking: dict[str, frozenset[str]] | None = None
@@ -140,14 +141,14 @@ def compile_spec(spec: Spec) -> Rules:
         check_rules=check_rules,
         rules_by_id={rule.id: rule for rule in spec.rules},
         target=options.target,
-        start_colour_by_dealer=options.start_colour_chooser == "dealer",
-        flip_colour_by_player=options.flip_colour_chooser == "player-who-flipped",
-        two_player_reverse_skips=options.two_player_reverse == "skip",
+        start_colour_by_dealer=options.start_colour_chooser is StartColourChooser.DEALER,
+        flip_colour_by_player=options.flip_colour_chooser is FlipColourChooser.PLAYER_WHO_FLIPPED,
+        two_player_reverse_skips=options.two_player_reverse is TwoPlayerReverse.SKIP,
         innocent_extra=options.challenge_innocent_extra,
         catch_penalty=options.uno_catch_penalty,
-        own_hand_scoring=options.scoring == "own-hand-lowest-wins",
-        dealer_step=1 if options.dealer_rotation == "left" else -1,
-        reshuffle_keeps_top=options.reshuffle == "keep-top",
+        own_hand_scoring=options.scoring is Scoring.OWN_HAND_LOWEST_WINS,
+        dealer_step=1 if options.dealer_rotation is DealerRotation.LEFT else -1,
+        reshuffle_keeps_top=options.reshuffle is Reshuffle.KEEP_TOP,
         flip_chooser=options.flip_colour_chooser,
         stacking=stacking,
         seven_swaps=options.seven_swaps,

@@ -35,6 +35,7 @@ from referee.spec.vocabulary import (
     NUMBERS_KEYS,
     OPTION_CHOICES,
     OPTION_ENTRY_KEYS,
+    OPTION_ENUMS,
     OPTION_EXAMPLES,
     OPTION_FLAGS,
     OPTION_LISTS,
@@ -47,6 +48,12 @@ from referee.spec.vocabulary import (
     START_ACTIONS,
     TABLE_KEYS,
     TOP_KEYS,
+    DealerRotation,
+    FlipColourChooser,
+    Reshuffle,
+    Scoring,
+    StartColourChooser,
+    TwoPlayerReverse,
 )
 
 # The records are this module's; the vocabulary, the catalogue and where specs come from have modules of their own and
@@ -266,14 +273,14 @@ class Options:
 
     target: int
     stacking: tuple[tuple[str, tuple[str, ...]], ...]  # (kind of the penalty owed, kinds that may be played on it)
-    start_colour_chooser: str
-    flip_colour_chooser: str
-    two_player_reverse: str
+    start_colour_chooser: StartColourChooser
+    flip_colour_chooser: FlipColourChooser
+    two_player_reverse: TwoPlayerReverse
     challenge_innocent_extra: int
     uno_catch_penalty: int
-    scoring: str
-    dealer_rotation: str
-    reshuffle: str
+    scoring: Scoring
+    dealer_rotation: DealerRotation
+    reshuffle: Reshuffle
     seven_swaps: bool = False
     zero_rotates: bool = False
     jump_in: bool = False
@@ -281,8 +288,9 @@ class Options:
 
     @staticmethod
     def of(options: dict[str, object]) -> Options:
-        """From the options by name (every one present and valid: the reader has checked)."""
-        return Options(**{name.replace("-", "_"): value for name, value in options.items()})  # type: ignore[arg-type]
+        """From the options by name (every one present and valid: the reader has checked); a choice becomes its enum."""
+        typed = {name: OPTION_ENUMS[name](str(value)) if name in OPTION_ENUMS else value for name, value in options.items()}
+        return Options(**{name.replace("-", "_"): value for name, value in typed.items()})  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

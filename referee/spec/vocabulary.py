@@ -78,14 +78,61 @@ EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
     "next-player-draws": {"into": ("hand", "discard-pile")},
     "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
 }
-OPTION_CHOICES: dict[str, frozenset[str]] = {
-    "start-colour-chooser": frozenset({"left-of-dealer", "dealer"}),
-    "flip-colour-chooser": frozenset({"next-player", "player-who-flipped", "nobody"}),
-    "reshuffle": frozenset({"keep-top", "take-all"}),
-    "two-player-reverse": frozenset({"skip", "reverse"}),
-    "scoring": frozenset({"winner-scores-others", "own-hand-lowest-wins"}),
-    "dealer-rotation": frozenset({"left", "right"}),
+
+
+class StartColourChooser(StrEnum):
+    """``start-colour-chooser``: who names the colour of a wild turned up at the start."""
+
+    LEFT_OF_DEALER = "left-of-dealer"
+    DEALER = "dealer"
+
+
+class FlipColourChooser(StrEnum):
+    """``flip-colour-chooser``: who names the colour when a Flip uncovers a wild."""
+
+    NEXT_PLAYER = "next-player"
+    PLAYER_WHO_FLIPPED = "player-who-flipped"
+    NOBODY = "nobody"
+
+
+class Reshuffle(StrEnum):
+    """``reshuffle``: whether the discard pile's top card stays when the rest becomes the draw pile."""
+
+    KEEP_TOP = "keep-top"
+    TAKE_ALL = "take-all"
+
+
+class TwoPlayerReverse(StrEnum):
+    """``two-player-reverse``: what a Reverse does with two players."""
+
+    SKIP = "skip"
+    REVERSE = "reverse"
+
+
+class Scoring(StrEnum):
+    """``scoring``: who scores a round's points."""
+
+    WINNER_SCORES_OTHERS = "winner-scores-others"
+    OWN_HAND_LOWEST_WINS = "own-hand-lowest-wins"
+
+
+class DealerRotation(StrEnum):
+    """``dealer-rotation``: where the deal passes after a round."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+
+# Each option of choices and its enum: the spec's words, each defined once.
+OPTION_ENUMS: dict[str, type[StrEnum]] = {
+    "start-colour-chooser": StartColourChooser,
+    "flip-colour-chooser": FlipColourChooser,
+    "reshuffle": Reshuffle,
+    "two-player-reverse": TwoPlayerReverse,
+    "scoring": Scoring,
+    "dealer-rotation": DealerRotation,
 }
+OPTION_CHOICES: dict[str, frozenset[str]] = {name: frozenset(choice.value for choice in enum) for name, enum in OPTION_ENUMS.items()}
 # What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
 # meaning a spec without the section has (specs written before the section keep their meaning).
 DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
