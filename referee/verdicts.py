@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Code(StrEnum):
@@ -63,6 +64,20 @@ class Diagnostic:
     rule: str
     allowed: tuple[str, ...] = ()
     reasons: tuple[tuple[int, str], ...] = ()  # inconsistent: the earlier lines that contradict this one, and what each says
+
+
+@dataclass(frozen=True, slots=True)
+class LogError:
+    """Why the log gives no verdict on the line asked about: its first error before it, or an undetermined public
+    round (``code`` ``undetermined``, no rule). ``explain`` and ``adjudicate`` give it."""
+
+    line: int
+    code: str
+    message: str
+    rule: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"line": self.line, "code": self.code, "message": self.message, "rule": self.rule}
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,12 +117,12 @@ class _ClaimJudge:
 
 def _broken(spec: Path, tmp_path: Path) -> None:
     result = prove_spec(spec, INVARIANTS)
-    refuted = {o.id for o in [*result["invariants"], *result["claims"]] if o.status == "refuted"}
-    refuted |= {gap["id"] for gap in result["gaps"] if not gap["closed"]}
+    refuted = {o.id for o in [*result.invariants, *result.claims] if o.status == "refuted"}
+    refuted |= {gap.id for gap in result.gaps if not gap.closed}
     assert refuted == _refutes(spec)
     rules = load_rules(spec)
     claims = {claim.id: claim for claim in claims_module.game_claims(rules)}
-    for outcome in [*result["invariants"], *result["claims"]]:
+    for outcome in [*result.invariants, *result.claims]:
         if outcome.status != "refuted":
             continue
         assert outcome.counterexample is not None, f"{outcome.id}: no counterexample"
@@ -160,11 +160,11 @@ def test_broken_specs_all(spec: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("spec", _tiered(HARMLESS + SHIPPED, QUICK_PROVE), ids=lambda s: s.stem)
 def test_harmless_variants_and_shipped_specs_prove(spec: Path) -> None:
     result = prove_spec(spec, INVARIANTS, counterexamples=False)
-    statuses = {o.id: o.status for o in [*result["invariants"], *result["claims"]]}
+    statuses = {o.id: o.status for o in [*result.invariants, *result.claims]}
     assert set(statuses.values()) == {"proved"}, {k: v for k, v in statuses.items() if v != "proved"}
     in_force = [claim for claim in claims_module.game_claims(load_rules(spec)) if claim.applies(load_rules(spec))]
-    assert len(result["claims"]) == len(in_force) >= 22  # every claim in force (one of the two two-player Reverse claims)
-    assert all(gap["closed"] for gap in result["gaps"])
+    assert len(result.claims) == len(in_force) >= 22  # every claim in force (one of the two two-player Reverse claims)
+    assert all(gap.closed for gap in result.gaps)
 
 
 @pytest.mark.parametrize("spec", SHIPPED + HARMLESS, ids=lambda s: s.stem)
@@ -199,7 +199,7 @@ def test_a_house_spec_that_changes_play_must_restate_the_claim(tmp_path: Path) -
     (tmp_path / "base.yaml").write_bytes((ROOT / "specs" / "uno-flip.yaml").read_bytes())  # beside it: extends stays in its folder
     unsaid.write_text(shipped.split("# The rulebook's claim")[0].replace("extends: uno-flip", "extends: base.yaml"))
     result = prove_spec(unsaid, INVARIANTS, counterexamples=False)
-    assert {o.id for o in result["claims"] if o.status == "refuted"} == {"play.draw-five", "option.target"}
+    assert {o.id for o in result.claims if o.status == "refuted"} == {"play.draw-five", "option.target"}
 
 
 @pytest.mark.parametrize(
@@ -231,11 +231,11 @@ def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
     completed = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert completed.returncode == 1
     (result,) = json.loads(completed.stdout)["specs"]
-    claims = {claim["id"]: claim for claim in result["claims"]}
+    claims = {claim["id"]: claim for claim in result.claims}
     assert claims["play.skip-everyone"]["status"] == "refuted" and claims["play.skip"]["status"] == "proved"
     assert claims["play.skip-everyone"]["source"].startswith("UNO Flip! instruction sheet")
     assert claims["play.skip-everyone"]["counterexample"].startswith("# counterexample to play.skip-everyone")
-    assert junit.read_text().count("<testcase") == len(result["invariants"]) + len(result["claims"]) + len(result["gaps"])
+    assert junit.read_text().count("<testcase") == len(result.invariants) + len(result.claims) + len(result.gaps)
     text = subprocess.run(args[:-4], capture_output=True, text=True, timeout=300).stdout
     assert " claims:" in text and "the rulebook: UNO Flip! instruction sheet" in text
 
@@ -252,8 +252,8 @@ def test_a_whole_copy_of_the_spec_under_another_name_is_held_to_the_claims(tmp_p
     copy = tmp_path / "my-copy.yaml"
     copy.write_text(text, encoding="utf-8")
     result = prove_spec(copy, INVARIANTS, counterexamples=False)
-    assert result["game"] == "uno-flip" and result["claims_file"] is True
-    assert {o.id for o in result["claims"] if o.status == "refuted"} == {"table.hand-size"}
+    assert result.game == "uno-flip" and result.claims_file is True
+    assert {o.id for o in result.claims if o.status == "refuted"} == {"table.hand-size"}
 
 
 @pytest.mark.slow

@@ -67,9 +67,9 @@ def test_explain_on_a_public_round_says_what_check_says(name: str) -> None:
     verdict = check_text(log.read_text(encoding="utf-8"))
     error = verdict.errors[0]
     result = explain(log, error.line)
-    assert result["log_error"] is None
-    assert (result["legal"], result["code"], result["rule"]["id"]) == (False, error.code, error.rule)
-    assert result["message"] == error.message
+    assert result.log_error is None and result.rule is not None
+    assert (result.legal, result.code, result.rule["id"]) == (False, error.code, error.rule)
+    assert result.message == error.message
     text = "\n".join(render_text(result))
     assert f"not legal: inconsistent [{error.rule}]" in text
 
@@ -77,8 +77,8 @@ def test_explain_on_a_public_round_says_what_check_says(name: str) -> None:
 def test_a_hypothetical_move_in_a_public_round_is_judged_for_consistency() -> None:
     """A fourth red-7 in classic UNO (two in the deck) cannot be played, whoever's hand it comes from."""
     log = SCENARIOS / "public" / "overplayed-face.log"
-    assert explain(log, 10, move="Bob plays red-7")["code"] == "inconsistent"
-    assert explain(log, 10, move="Bob plays red-2")["legal"] is True
+    assert explain(log, 10, move="Bob plays red-7").code == "inconsistent"
+    assert explain(log, 10, move="Bob plays red-2").legal is True
 
 
 @pytest.mark.parametrize(

@@ -291,7 +291,7 @@ def _prove_mutated(text: str, folder: Path) -> None:
     except SpecError as error:
         assert error.problems
         return
-    for outcome in [*result["invariants"], *result["claims"]]:
+    for outcome in [*result.invariants, *result.claims]:
         assert outcome.status in ("proved", "refuted", "unknown")
 
 

@@ -43,11 +43,11 @@ def test_invariants_are_declared_with_ids_and_summaries() -> None:
 )
 def test_shipped_specs_are_proved(spec: Path) -> None:
     result = prove_spec(spec, INVARIANTS)
-    assert {outcome.id: outcome.status for outcome in result["invariants"]} == {i.id: "proved" for i in INVARIANTS.invariants}
-    assert all(outcome.players == list(range(2, 11)) for outcome in result["invariants"])
-    assert result["gaps"] and all(gap["closed"] for gap in result["gaps"])
+    assert {outcome.id: outcome.status for outcome in result.invariants} == {i.id: "proved" for i in INVARIANTS.invariants}
+    assert all(outcome.players == list(range(2, 11)) for outcome in result.invariants)
+    assert result.gaps and all(gap.closed for gap in result.gaps)
     has_flip = any(face.flip for face in load_rules(spec).faces.values())
-    assert all(gap["reachable"] == gap["needs_ruling"] == has_flip for gap in result["gaps"])  # classic UNO has no Flip
+    assert all(gap.reachable == gap.needs_ruling == has_flip for gap in result.gaps)  # classic UNO has no Flip
 
 
 def test_open_gap_is_reported() -> None:
@@ -55,7 +55,7 @@ def test_open_gap_is_reported() -> None:
     from referee.proof.gaps import gaps
 
     found = gaps(load_rules(BROKEN / "flip-no-chooser.yaml"), INVARIANTS.gaps)
-    assert {gap["id"]: (gap["closed"], gap["needs_ruling"], gap["reachable"]) for gap in found} == {
+    assert {gap.id: (gap.closed, gap.needs_ruling, gap.reachable) for gap in found} == {
         "gap.flip-uncovers-wild": (False, True, True)
     }
 
@@ -67,9 +67,9 @@ def test_unknown_is_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
     queries.ANSWERS.clear()
     result = prove_spec(ROOT / "specs" / "uno-flip.yaml", INVARIANTS, counterexamples=False)
     finite = {"faces.playable"}  # answered by enumeration, not by the solver
-    assert {outcome.status for outcome in result["invariants"] if outcome.id not in finite} == {"unknown"}
+    assert {outcome.status for outcome in result.invariants if outcome.id not in finite} == {"unknown"}
     symbolic_forms = ("play.", "start.", "table.hand-size", "challenge.", "uno.catch")
-    symbolic = [o for o in result["claims"] if o.id.startswith(symbolic_forms) and o.id != "play.matching"]
+    symbolic = [o for o in result.claims if o.id.startswith(symbolic_forms) and o.id != "play.matching"]
     assert symbolic and {o.status for o in symbolic} == {"unknown"}
 
 

@@ -282,14 +282,15 @@ def test_adjudicate_says_the_ruling_a_public_record_shows_and_whether_the_hidden
         HEAD
         + "Bob plays wild-draw-four blue\nAnn challenges Bob\nBob draws 4\nAnn plays blue-3\nBob plays wild-draw-four red\nAnn draws 4\n"
     )
-    result = adjudicate(log)
+    ruled = adjudicate(log)
+    result = ruled.to_json()
     (dispute,) = result["disputes"]
     assert (dispute["ruling"], dispute["penalty"]["player"]) == ("guilty", "Bob")
     assert result["hidden"] == [
         {"line": 7, "player": "Bob", "colour": "red", "challenge": 8, "ruling": "guilty", "forced": "not-forced"},
         {"line": 11, "player": "Bob", "colour": "blue", "bluff": "undetermined"},
     ]
-    assert any("bluff undetermined" in line for line in render_text(result))
+    assert any("bluff undetermined" in line for line in render_text(ruled))
 
 
 def test_an_innocent_ruling_on_a_last_card_is_forced() -> None:

@@ -10,6 +10,7 @@ exact cards that would be drawn.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from referee.engine.state import Ruling
 from referee.errors import InputError, ReportedError
 from referee.log import events as ev
 from referee.log.inputs import LogSource
-from referee.verdicts import Diagnostic
+from referee.verdicts import Code, Diagnostic, HiddenAnswer, LogError
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
 
@@ -226,18 +227,46 @@ def _ruled(engine: Engine, event: ev.Catch | ev.Challenge) -> Dispute | None:
         engine.restore(snapshot)
 
 
-def adjudicate(source: LogSource | Path, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> dict[str, Any]:
-    """Every dispute in a log, ruled, and what is pending where it stops; always the same keys (``timeout``: the
-    seconds for the log's public rounds, as ``check --timeout``).
+@dataclass(slots=True)
+class Adjudication:
+    """Every dispute in a log, ruled, and what is pending where it stops. ``to_json`` has always the same keys, in
+    this order (docs/json.md); ``pending`` is JSON-ready already (what may happen, each with its outcomes)."""
+
+    path: str
+    input_error: str | None = None
+    log_error: LogError | None = None
+    disputes: list[Dispute] = field(default_factory=list)
+    pending: list[dict[str, Any]] = field(default_factory=list)
+    hidden: list[HiddenAnswer] = field(default_factory=list)
+
+    @property
+    def findings(self) -> bool:
+        """A ruling the log did not apply, or the log's own error."""
+        return self.log_error is not None or any(dispute.applied is False for dispute in self.disputes)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "input_error": self.input_error,
+            "log_error": self.log_error.to_json() if self.log_error is not None else None,
+            "disputes": [_dispute_json(dispute) for dispute in self.disputes],
+            "pending": self.pending,
+            "hidden": [answer_json(answer) for answer in self.hidden],
+        }
+
+
+def adjudicate(source: LogSource | Path, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT) -> Adjudication:
+    """Every dispute in a log, ruled, and what is pending where it stops (``timeout``: the seconds for the log's
+    public rounds, as ``check --timeout``).
 
     A log that cannot be read, or whose spec is invalid, gives ``input_error``
     (the one-line message) and empty lists, so that a batch goes on.
     """
     if isinstance(source, Path):
         source = LogSource(str(source), source)
-    result: dict[str, Any] = {"path": source.display, "input_error": None, "log_error": None, "disputes": [], "pending": [], "hidden": []}
+    result = Adjudication(source.display)
     if source.problem is not None:
-        result["input_error"] = f"{source.display}: error: {source.problem}"
+        result.input_error = f"{source.display}: error: {source.problem}"
         return result
     tracker = _Tracker()
     replay = Replay(
@@ -253,24 +282,25 @@ def adjudicate(source: LogSource | Path, spec_override: Path | None = None, time
     try:
         verdict = replay.run_source(source)
     except (InputError, ReportedError) as error:
-        result["input_error"] = error.render()
+        result.input_error = error.render()
         return result
     errors = [error for error in verdict.errors if error.code not in INVALID_DISPUTES]
     if errors:
         first = errors[0]
-        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
+        result.log_error = LogError(first.line, first.code, first.message, first.rule)
     engine = replay.engine
-    if engine is None or any(error.code == "syntax" for error in verdict.errors):
+    if engine is None or any(error.code == Code.SYNTAX for error in verdict.errors):
         return result
-    result["disputes"] = [_dispute_json(dispute) for dispute in engine.disputes]
-    result["hidden"] = [answer_json(answer) for answer in verdict.answers]
+    result.disputes = list(engine.disputes)
+    result.hidden = list(verdict.answers)
     if not errors:
-        result["pending"] = pending(engine)
+        result.pending = pending(engine)
     return result
 
 
-def render_text(result: dict[str, Any]) -> list[str]:
+def render_text(ruled: Adjudication) -> list[str]:
     """The rulings as lines for a terminal (an unreadable log: its one error line)."""
+    result = ruled.to_json()  # the text says what the JSON says, read from the same fields
     path = result["path"]
     if result["input_error"] is not None:
         return [result["input_error"]]

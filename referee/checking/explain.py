@@ -10,6 +10,7 @@ rendered to text or JSON at the edge.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,27 +28,28 @@ from referee.public.rounds import Branches, rule_of
 from referee.public.rounds import judge as public_judge
 from referee.rules.compiler import Rules
 from referee.spec.model import Rule, ruling_text
-from referee.verdicts import Diagnostic, FileVerdict
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, Diagnostic, FileVerdict, LogError
 
-_EVENT_CHECK = {
-    ev.Play: "match",
-    ev.Pass: "pass",
-    ev.Choose: "choose",
-    ev.Call: "call",
-    ev.Catch: "catch",
-    ev.Challenge: "challenge",
-    ev.Swap: "swap",
-    ev.Reshuffle: "reshuffle",
-    ev.Score: "score",
-    ev.Round: "round-order",
-    ev.Dealer: "dealer",
-    ev.Shuffle: "shuffle",
-    ev.Hand: "hands",
-    ev.Start: "start-card",
-    ev.Players: "players",
-    ev.Deck: "deck",
-    ev.Target: "game-over",
-    ev.SpecName: "syntax",
+_EVENT_CHECK: dict[type, Check] = {
+    ev.Play: Check.MATCH,
+    ev.Pass: Check.PASS,
+    ev.Choose: Check.CHOOSE,
+    ev.Call: Check.CALL,
+    ev.Catch: Check.CATCH,
+    ev.Challenge: Check.CHALLENGE,
+    ev.Swap: Check.SWAP,
+    ev.Reshuffle: Check.RESHUFFLE,
+    ev.Score: Check.SCORE,
+    ev.Round: Check.ROUND_ORDER,
+    ev.Dealer: Check.DEALER,
+    ev.Shuffle: Check.SHUFFLE,
+    ev.Hand: Check.HANDS,
+    ev.Start: Check.START_CARD,
+    ev.Players: Check.PLAYERS,
+    ev.Deck: Check.DECK,
+    ev.Target: Check.GAME_OVER,
+    ev.SpecName: Check.SYNTAX,
 }
 
 
@@ -250,29 +252,64 @@ def _acting_seat(engine: Engine, event: ev.Event | None) -> int | None:
     return None
 
 
-_EXPLAIN_KEYS = (
-    "path",
-    "line",
-    "log_error",
-    "state",
-    "player",
-    "hand",
-    "event",
-    "hypothetical",
-    "legal",
-    "code",
-    "message",
-    "rule",
-    "card_rule",
-    "jump_in",
-    "alternatives",
-)
+@dataclass(frozen=True, slots=True)
+class JumpIn:
+    """A legal play out of turn under the house rule jump-in: the face it matched, who played that, whose turn it was."""
+
+    matched: str | None
+    played_by: str | None
+    turn_of: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"matched": self.matched, "played_by": self.played_by, "turn_of": self.turn_of}
+
+
+@dataclass(slots=True)
+class Explanation:
+    """Everything ``referee explain`` says about one line of a log. ``to_json`` has always the same keys (null where
+    empty), in this order: the JSON of docs/json.md. ``state``, ``hand`` and the rules are JSON-ready already (the
+    replay page embeds the same ``state_data``)."""
+
+    path: str
+    line: int
+    hypothetical: bool
+    log_error: LogError | None = None
+    state: dict[str, Any] | None = None
+    player: str | None = None
+    hand: list[dict[str, Any]] | None = None
+    event: str | None = None
+    legal: bool | None = None
+    code: str | None = None
+    message: str | None = None
+    rule: dict[str, Any] | None = None
+    card_rule: dict[str, Any] | None = None
+    jump_in: JumpIn | None = None
+    alternatives: list[str] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "log_error": self.log_error.to_json() if self.log_error is not None else None,
+            "state": self.state,
+            "player": self.player,
+            "hand": self.hand,
+            "event": self.event,
+            "hypothetical": self.hypothetical,
+            "legal": self.legal,
+            "code": self.code,
+            "message": self.message,
+            "rule": self.rule,
+            "card_rule": self.card_rule,
+            "jump_in": self.jump_in.to_json() if self.jump_in is not None else None,
+            "alternatives": self.alternatives,
+        }
 
 
 def explain(
     source: LogSource | Path, line: int, move: str | None = None, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT
-) -> dict[str, Any]:
-    """Everything ``referee explain`` says about one line of a log; always the same keys (null where empty).
+) -> Explanation:
+    """Everything ``referee explain`` says about one line of a log.
 
     ``line`` is a line of the log; with a hypothetical ``move`` it may also be
     the line just after the last, to ask about the next move of a log that stops. ``timeout``: the seconds the
@@ -281,32 +318,31 @@ def explain(
     if isinstance(source, Path):
         source = LogSource(str(source), source)
     replay, verdict, event_from_move = _replayed_to(source, line, move, spec_override, timeout)
-    result: dict[str, Any] = dict.fromkeys(_EXPLAIN_KEYS)
-    result.update(path=source.display, line=line, hypothetical=move is not None)
-    syntax = [error for error in verdict.errors if error.code == "syntax"]
+    result = Explanation(source.display, line, move is not None)
+    syntax = [error for error in verdict.errors if error.code == Code.SYNTAX]
     if syntax:
-        result["log_error"] = {"line": syntax[0].line, "code": "syntax", "message": syntax[0].message, "rule": syntax[0].rule}
+        result.log_error = LogError(syntax[0].line, Code.SYNTAX, syntax[0].message, syntax[0].rule)
         return result
     engine = replay.engine
     if engine is None:
-        result["log_error"] = {"line": line, "code": "syntax", "message": "the log's header is not complete before this line", "rule": None}
+        result.log_error = LogError(line, Code.SYNTAX, "the log's header is not complete before this line", None)
         return result
     public = _settle_public(replay, verdict.errors)
     if verdict.errors:
         first = verdict.errors[0]
-        result["log_error"] = {"line": first.line, "code": first.code, "message": first.message, "rule": first.rule}
+        result.log_error = LogError(first.line, first.code, first.message, first.rule)
     elif verdict.undetermined is not None:  # a public round before the line could not be settled in time
-        result["log_error"] = {"line": line, "code": "undetermined", "message": verdict.undetermined, "rule": None}
-    result["state"] = state_data(engine)
+        result.log_error = LogError(line, "undetermined", verdict.undetermined, None)
+    result.state = state_data(engine)
     stopped = replay.stopped_event
     event = event_from_move if event_from_move is not None else stopped if stopped is not None and stopped.line == line else None
     seat = _acting_seat(engine, event)
     if seat is not None and engine.state.hands:
-        result["player"] = engine.state.players[seat]
-        result["hand"] = hand_data(engine, seat)
+        result.player = engine.state.players[seat]
+        result.hand = hand_data(engine, seat)
     if event is None:
         return result
-    result["event"] = format_event(event)
+    result.event = format_event(event)
     if verdict.errors:
         return result
     if public is not None and type(event) is not ev.Round:
@@ -314,20 +350,20 @@ def explain(
     else:
         diagnostic = judge(engine, event)
     if diagnostic is not None and diagnostic.code == "undetermined":  # the solver ran out of time: no verdict to give
-        result["log_error"] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message, "rule": None}
+        result.log_error = LogError(diagnostic.line, diagnostic.code, diagnostic.message, None)
         return result
-    result["legal"] = diagnostic is None
+    result.legal = diagnostic is None
     if diagnostic is not None:
-        result["code"] = diagnostic.code
-        result["message"] = diagnostic.message
-        result["rule"] = rule_data(engine.rules.rules_by_id[diagnostic.rule], engine.rules)
+        result.code = diagnostic.code
+        result.message = diagnostic.message
+        result.rule = rule_data(engine.rules.rules_by_id[diagnostic.rule], engine.rules)
     else:
-        result["rule"] = rule_data(engine.rules.check_rules[_legal_check(engine, event)], engine.rules)
+        result.rule = rule_data(engine.rules.check_rules[_legal_check(engine, event)], engine.rules)
     if isinstance(event, ev.Play) and seat is not None and engine.state.hands:
         _explain_play(result, engine, seat, event, legal=diagnostic is None)
     player = getattr(event, "player", None)
     if player is not None:
-        result["alternatives"] = alternatives(engine, player)
+        result.alternatives = alternatives(engine, player)
     return result
 
 
@@ -346,42 +382,38 @@ def _replayed_to(
     return replay, verdict, event_from_move
 
 
-def _legal_check(engine: Engine, event: ev.Event) -> str:
+def _legal_check(engine: Engine, event: ev.Event) -> Check:
     """The check whose rule makes a legal event legal: its kind's, a stack's, a penalty draw's or a turn's draw."""
-    check = _EVENT_CHECK.get(type(event), "turn")
+    check = _EVENT_CHECK.get(type(event), Check.TURN)
     owes = engine.state.penalties[0].player if engine.state.penalties else None
     if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
-        check = "penalty-owed"  # a legal play while owing is a stack (option stacking)
+        check = Check.PENALTY_OWED  # a legal play while owing is a stack (option stacking)
     if isinstance(event, ev.Draw):
-        check = "penalty" if owes is not None and engine.state.players[owes] == event.player else "turn-draw"
+        check = Check.PENALTY if owes is not None and engine.state.players[owes] == event.player else Check.TURN_DRAW
     return check
 
 
-def _explain_play(result: dict[str, Any], engine: Engine, seat: int, event: ev.Play, legal: bool) -> None:
+def _explain_play(result: Explanation, engine: Engine, seat: int, event: ev.Play, legal: bool) -> None:
     """A play's card rule (when not the rule already cited) and, for a legal play out of turn, the jump-in."""
     rules = engine.rules
     card = _played_card(engine, seat, event.card)
     if card is not None:
         face_rule = rules.rules_by_id.get(rules.faces[card.faces[engine.state.side]].rule)
-        if face_rule is not None and face_rule.id != result["rule"]["id"]:
-            result["card_rule"] = rule_data(face_rule, rules)
-    result["jump_in"] = jump_in_data(engine, seat, event) if legal else None
-    if result["jump_in"] is not None:  # legal by the house rule, not by the turn
-        result["rule"] = rule_data(rules.check_rules["jump-in"], rules)
+        if face_rule is not None and result.rule is not None and face_rule.id != result.rule["id"]:
+            result.card_rule = rule_data(face_rule, rules)
+    result.jump_in = jump_in_data(engine, seat, event) if legal else None
+    if result.jump_in is not None:  # legal by the house rule, not by the turn
+        result.rule = rule_data(rules.check_rules[Check.JUMP_IN], rules)
 
 
-def jump_in_data(engine: Engine, seat: int, event: ev.Play) -> dict[str, Any] | None:
+def jump_in_data(engine: Engine, seat: int, event: ev.Play) -> JumpIn | None:
     """A legal play out of turn under the house rule jump-in: whose card it matched, and whose turn it was."""
     state = engine.state
     if not engine.rules.jump_in or state.turn == seat or state.penalties or (state.drew and seat == state.next_player(state.turn)):
         return None
     top = state.top_face()
     names = state.players
-    return {
-        "matched": top.token if top is not None else None,
-        "played_by": names[state.top_by] if state.top_by is not None else None,
-        "turn_of": names[state.turn],
-    }
+    return JumpIn(top.token if top is not None else None, names[state.top_by] if state.top_by is not None else None, names[state.turn])
 
 
 def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
@@ -391,17 +423,18 @@ def _played_card(engine: Engine, seat: int, token: str) -> Card | None:
         return None
 
 
-def render_text(result: dict[str, Any]) -> list[str]:
+def render_text(result: Explanation) -> list[str]:
     """The explanation as lines for a terminal."""
-    lines = [f"{result['path']}:{result['line']}"]
-    error = result["log_error"]
+    lines = [f"{result.path}:{result.line}"]
+    error = result.log_error
     if error is not None:
-        said = "no verdict could be given" if error["code"] == "undetermined" else "the log is invalid before this line"
-        lines.append(f"  {said}: line {error['line']}: {error['code']}: {error['message']}")
-        if result["state"] is None:
+        said = "no verdict could be given" if error.code == "undetermined" else "the log is invalid before this line"
+        lines.append(f"  {said}: line {error.line}: {error.code}: {error.message}")
+        if result.state is None:
             return lines
         lines.append("  (state where replay stopped)")
-    lines += _state_lines(result["state"])
+    assert result.state is not None
+    lines += _state_lines(result.state)
     lines += _hand_lines(result)
     return lines + _verdict_lines(result)
 
@@ -436,47 +469,48 @@ def _state_lines(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _hand_lines(result: dict[str, Any]) -> list[str]:
+def _hand_lines(result: Explanation) -> list[str]:
     """The acting player's hand, each card playable or why not (hidden in a public round)."""
     lines: list[str] = []
-    state = result["state"]
-    if result["hand"] == [] and state["hands"].get(result["player"]):
-        lines.append(f"  {result['player']}'s hand: hidden (a public round)")
-    elif result["hand"] is not None:
-        lines.append(f"  {result['player']}'s hand:")
-        for card in result["hand"]:
+    state = result.state or {}
+    if result.hand == [] and state["hands"].get(result.player):
+        lines.append(f"  {result.player}'s hand: hidden (a public round)")
+    elif result.hand is not None:
+        lines.append(f"  {result.player}'s hand:")
+        for card in result.hand:
             mark = "playable" if card["playable"] else "not playable: " + card["why_not"].split("; playable:")[0]
             count = f" x{card['count']}" if card["count"] > 1 else ""
             lines.append(f"    {card['showing']:<22} {card['card'] + count:<34} {mark}")
     return lines
 
 
-def _verdict_lines(result: dict[str, Any]) -> list[str]:
+def _verdict_lines(result: Explanation) -> list[str]:
     """The event, its verdict and the rule, source and ruling behind it; what is allowed instead of an illegal one."""
     lines: list[str] = []
-    if result["event"] is None:
+    if result.event is None:
         lines.append("  no event on this line")
         return lines
-    what = "hypothetical move" if result["hypothetical"] else "event"
-    lines.append(f"  {what}: {result['event']}")
-    if result["legal"] is None:
+    what = "hypothetical move" if result.hypothetical else "event"
+    lines.append(f"  {what}: {result.event}")
+    if result.legal is None:
         return lines
-    rule = result["rule"]
-    if result["legal"]:
+    rule = result.rule
+    assert rule is not None
+    if result.legal:
         lines.append(f"  legal [{rule['id']}]: {rule['summary']}")
     else:
-        lines.append(f"  not legal: {result['code']} [{rule['id']}]: {result['message']}")
+        lines.append(f"  not legal: {result.code} [{rule['id']}]: {result.message}")
         lines.append(f"  rule {rule['id']}: {rule['summary']}")
     lines.append(f"  source: {rule['source']}")
     if rule["ruling"] is not None:
         lines.append(f"  ruling {rule['ruling']['number']}: {rule['ruling']['text']}")
-    jump = result.get("jump_in")
+    jump = result.jump_in
     if jump is not None:
-        whose = f"{jump['played_by']}'s" if jump["played_by"] else "the turned-up"
-        lines.append(f"  a jump-in: {result['player']}'s card is identical to {whose} {jump['matched']}; it was {jump['turn_of']}'s turn")
-    if result["card_rule"] is not None:
-        card_rule = result["card_rule"]
+        whose = f"{jump.played_by}'s" if jump.played_by else "the turned-up"
+        lines.append(f"  a jump-in: {result.player}'s card is identical to {whose} {jump.matched}; it was {jump.turn_of}'s turn")
+    if result.card_rule is not None:
+        card_rule = result.card_rule
         lines.append(f"  the card [{card_rule['id']}]: {card_rule['summary']} (source: {card_rule['source']})")
-    if not result["legal"] and result["alternatives"] is not None:
-        lines.append("  allowed instead: " + ("; ".join(result["alternatives"]) or "nothing (another player must act)"))
+    if not result.legal and result.alternatives is not None:
+        lines.append("  allowed instead: " + ("; ".join(result.alternatives) or "nothing (another player must act)"))
     return lines

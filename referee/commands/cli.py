@@ -731,11 +731,11 @@ def explain(
     if output_format == "json":
         import json
 
-        click.echo(json.dumps(result, indent=1, ensure_ascii=False))
+        click.echo(json.dumps(result.to_json(), indent=1, ensure_ascii=False))
     else:
         for text in render_text(result):
             click.echo(errors.escape(text))
-    raise SystemExit(errors.EXIT_FINDINGS if result["legal"] is False or result["log_error"] is not None else errors.EXIT_CLEAN)
+    raise SystemExit(errors.EXIT_FINDINGS if result.legal is False or result.log_error is not None else errors.EXIT_CLEAN)
 
 
 @main.command()
@@ -895,8 +895,8 @@ def adjudicate(
     def each() -> Any:
         nonlocal unreadable, bad
         for result in results:
-            unreadable = unreadable or result["input_error"] is not None
-            bad = bad or result["log_error"] is not None or any(d["applied"] is False for d in result["disputes"])
+            unreadable = unreadable or result.input_error is not None
+            bad = bad or result.findings
             progress.advance(0)
             yield result
 
@@ -904,9 +904,9 @@ def adjudicate(
         for result in each():
             progress.finish()
             for text in render_text(result):
-                click.echo(errors.escape(text), err=result["input_error"] is not None)
+                click.echo(errors.escape(text), err=result.input_error is not None)
     elif output_format == "json":
-        for piece in stream_json(_also_on_stderr(each(), _input_error, progress)):
+        for piece in stream_json(result.to_json() for result in _also_on_stderr(each(), _input_error, progress)):
             click.echo(piece, nl=False)
         click.echo("")
     else:
@@ -1148,7 +1148,7 @@ def prove(
         spec = compiled.spec
         counts = (players,) if players else tuple(range(spec.min_players, spec.max_players + 1))
         result = run_isolated(prove_spec, path, invariants, invariant_id, counts, timeout_ms)  # out of memory: one line
-        result["spec"] = errors.escape(name)  # as the user wrote it (a shipped name, or the path given)
+        result.spec = errors.escape(name)  # as the user wrote it (a shipped name, or the path given)
         results.append(result)
         if output_format == "text":
             for line in render_text(result):
@@ -1159,8 +1159,8 @@ def prove(
         from referee.log.writer import write_output_file
 
         write_output_file(junit_path, render_junit(results))
-    statuses = {outcome.status for result in results for outcome in [*result["invariants"], *result["claims"]]}
-    open_gaps = any(not gap["closed"] for result in results for gap in result["gaps"])
+    statuses = {outcome.status for result in results for outcome in result.results}
+    open_gaps = any(not gap.closed for result in results for gap in result.gaps)
     if Status.REFUTED in statuses or open_gaps:
         raise SystemExit(errors.EXIT_FINDINGS)
     raise SystemExit(errors.EXIT_INCONCLUSIVE if Status.UNKNOWN in statuses else errors.EXIT_CLEAN)

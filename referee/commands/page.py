@@ -138,15 +138,15 @@ def page_data(source: LogSource, spec_override: Path | None = None, timeout: flo
     explained = None
     if verdict.errors and verdict.errors[0].code != "syntax" and source.path is not None:
         result = explain(source, verdict.errors[0].line, None, spec_override, timeout)
-        rule = result["rule"] or {}
+        rule = result.rule or {}
         explained = {
-            "line": result["line"],
-            "code": result["code"] or verdict.errors[0].code,
-            "message": result["message"] or verdict.errors[0].message,
+            "line": result.line,
+            "code": result.code or verdict.errors[0].code,
+            "message": result.message or verdict.errors[0].message,
             "rule": rule.get("id", verdict.errors[0].rule),
             "summary": rule.get("summary"),
             "source": rule.get("source"),
-            "alternatives": result["alternatives"] or [],
+            "alternatives": result.alternatives or [],
         }
     disputes = []
     if source.path is not None:
@@ -163,7 +163,7 @@ def page_data(source: LogSource, spec_override: Path | None = None, timeout: flo
                 "evidence": d["evidence"],
                 "penalty": d["penalty"],
             }
-            for d in ruled["disputes"]
+            for d in ruled.to_json()["disputes"]
         ]
     rounds = [
         {"round": r.number, "finished": r.finished, "winner": r.winner, "side": r.side, "points": r.points, "totals": r.totals}

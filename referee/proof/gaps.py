@@ -59,9 +59,33 @@ SITUATIONS: dict[str, tuple[Callable[[Rules, int, int, bool], z3.Solver], Callab
 }
 
 
+@dataclass(frozen=True, slots=True)
+class GapResult:
+    """A declared gap of the rulebook (invariants.yml), asked of one spec: whether the situation is reachable, whether
+    it would need the ruling without it, and whether the spec closes it (an unknown answer never closes one)."""
+
+    id: str
+    summary: str
+    ruling: int
+    reachable: bool
+    needs_ruling: bool
+    closed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The order ``referee prove --format json`` writes (docs/json.md)."""
+        return {
+            "id": self.id,
+            "ruling": self.ruling,
+            "closed": self.closed,
+            "needs_ruling": self.needs_ruling,
+            "reachable": self.reachable,
+            "summary": self.summary,
+        }
+
+
 def gaps(
     rules: Rules, declared: tuple[Gap, ...], timeout_ms: int = TIMEOUT_MS, players: tuple[int, ...] = PLAYER_COUNTS
-) -> list[dict[str, Any]]:
+) -> list[GapResult]:
     """Each declared gap the model knows: reachable, closed by the spec, and whether its ruling is what closes it."""
     result = []
     for gap in declared:
@@ -74,13 +98,13 @@ def gaps(
             return {ask(question(spec, n, timeout_ms, stuck)) for n in players}
 
         result.append(
-            {
-                "id": gap.id,
-                "summary": gap.summary,
-                "ruling": gap.ruling,
-                "reachable": Answer.SAT in answers(rules, False),
-                "needs_ruling": Answer.SAT in answers(bare, True),
-                "closed": answers(rules, True) == {Answer.UNSAT},  # an unknown answer never closes a gap
-            }
+            GapResult(
+                gap.id,
+                gap.summary,
+                gap.ruling,
+                reachable=Answer.SAT in answers(rules, False),
+                needs_ruling=Answer.SAT in answers(bare, True),
+                closed=answers(rules, True) == {Answer.UNSAT},
+            )
         )
     return result

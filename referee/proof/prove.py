@@ -24,7 +24,7 @@ from typing import Any
 import z3
 
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
-from referee.proof.gaps import gaps
+from referee.proof.gaps import GapResult, gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, Status, ask, first_sat, for_each_count
 from referee.rules.compiler import Rules, load_rules
@@ -218,6 +218,26 @@ def deck_size(rules: Rules, invariants: Invariants) -> int:
     return claimed[0] if claimed else invariants.cards or len(rules.deck)
 
 
+@dataclass(slots=True)
+class SpecProof:
+    """``referee prove`` on one spec: each invariant's and claim's result, the declared gaps, how long it took.
+    ``spec`` is the spec as the user named it (the command sets it); ``report.spec_json`` writes the JSON."""
+
+    spec: str
+    name: str
+    game: str
+    claims_file: bool
+    invariants: list[ProofResult] = field(default_factory=list)
+    claims: list[ProofResult] = field(default_factory=list)
+    gaps: list[GapResult] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def results(self) -> list[ProofResult]:
+        """The invariants' results, then the claims'."""
+        return [*self.invariants, *self.claims]
+
+
 def prove_spec(
     spec_path: Path,
     invariants: Invariants,
@@ -225,7 +245,8 @@ def prove_spec(
     players: tuple[int, ...] = PLAYER_COUNTS,
     timeout_ms: int = TIMEOUT_MS,
     counterexamples: bool = True,
-) -> dict[str, Any]:
+) -> SpecProof:
+    """Prove every invariant (or ``only`` one, or one claim) and every claim of the spec at ``spec_path``."""
     run_started = time.perf_counter()
     rules = load_rules(spec_path)
     cards = deck_size(rules, invariants)
@@ -261,14 +282,8 @@ def prove_spec(
         claim_outcomes = prove_claims(rules, str(spec_path), players, timeout_ms, counterexamples, only)
     from referee.proof import claims as claims_module
 
-    result: dict[str, Any] = {
-        "spec": str(spec_path),
-        "name": rules.spec.name,
-        "invariants": outcomes,
-        "claims": claim_outcomes,
-        "game": claims_module.game_of(rules.spec),
-        "claims_file": claims_module.has_claims_file(claims_module.game_of(rules.spec)),
-        "gaps": gaps(rules, invariants.gaps, timeout_ms, players) if only is None else [],
-    }
-    result["seconds"] = time.perf_counter() - run_started
+    game = claims_module.game_of(rules.spec)
+    result = SpecProof(str(spec_path), rules.spec.name, game, claims_module.has_claims_file(game), outcomes, claim_outcomes)
+    result.gaps = gaps(rules, invariants.gaps, timeout_ms, players) if only is None else []
+    result.seconds = time.perf_counter() - run_started
     return result

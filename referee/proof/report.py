@@ -6,6 +6,8 @@ import json
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.proof.gaps import GapResult
+from referee.proof.prove import ProofResult, SpecProof
 from referee.proof.queries import Status
 
 
@@ -13,31 +15,30 @@ def _players(players: list[int]) -> str:
     return f"{players[0]}-{players[-1]} players" if len(players) > 1 else f"{players[0]} players"
 
 
-def render_text(result: dict[str, Any]) -> list[str]:
+def render_text(result: SpecProof) -> list[str]:
     """One spec's proof as lines for a terminal: each invariant and claim, the gaps, the totals."""
-    lines = [f"{result['spec']} ({result['name']})"]
-    for heading, outcomes in (("invariants", result["invariants"]), ("claims", result.get("claims", []))):
+    lines = [f"{result.spec} ({result.name})"]
+    for heading, outcomes in (("invariants", result.invariants), ("claims", result.claims)):
         if outcomes:
             lines.append(f" {heading}:")
         for outcome in outcomes:
             lines += _outcome_lines(outcome, heading)
-    if result.get("claims_file") is False and result.get("invariants"):
+    if result.claims_file is False and result.invariants:
         lines.append(
-            f" claims: none: game '{result.get('game')}' has no claims file (specs/claims/{result.get('game')}.yml); "
+            f" claims: none: game '{result.game}' has no claims file (specs/claims/{result.game}.yml); "
             "only the invariants were proved (a copy of a shipped spec keeps its 'game' line)"
         )
-    lines += _gap_lines(result["gaps"])
-    outcomes = [*result["invariants"], *result.get("claims", [])]
-    counts = {status: sum(1 for o in outcomes if o.status == status) for status in Status}
-    open_gaps = sum(1 for gap in result["gaps"] if not gap["closed"])
+    lines += _gap_lines(result.gaps)
+    counts = {status: sum(1 for o in result.results if o.status == status) for status in Status}
+    open_gaps = sum(1 for gap in result.gaps if not gap.closed)
     lines.append(
         f" total: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} refuted, {counts[Status.UNKNOWN]} unknown, "
-        f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.get('seconds', 0.0):.3f} s"
+        f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.seconds:.3f} s"
     )
     return lines
 
 
-def _outcome_lines(outcome: Any, heading: str) -> list[str]:
+def _outcome_lines(outcome: ProofResult, heading: str) -> list[str]:
     """An invariant or a claim: its status and time, why (unless a plain proof of a claim), its source if refuted,
     and the counterexample."""
     extra = ""
@@ -54,18 +55,18 @@ def _outcome_lines(outcome: Any, heading: str) -> list[str]:
     return lines
 
 
-def _gap_lines(gaps: list[dict[str, Any]]) -> list[str]:
+def _gap_lines(gaps: list[GapResult]) -> list[str]:
     lines = [" gaps:"] if gaps else []
     for gap in gaps:
-        state = f"closed by ruling {gap['ruling']}" if gap["closed"] else f"OPEN (ruling {gap['ruling']} closes it)"
-        if gap["closed"] and not gap.get("reachable", True):
+        state = f"closed by ruling {gap.ruling}" if gap.closed else f"OPEN (ruling {gap.ruling} closes it)"
+        if gap.closed and not gap.reachable:
             state = "does not arise in this game"
-        needed = "; stuck without that ruling" if gap.get("needs_ruling") else ""
-        lines.append(f"  {gap['id']:<28} {state}: {gap['summary'].rstrip('.')}{needed}")
+        needed = "; stuck without that ruling" if gap.needs_ruling else ""
+        lines.append(f"  {gap.id:<28} {state}: {gap.summary.rstrip('.')}{needed}")
     return lines
 
 
-def _outcome_json(outcome: Any, with_source: bool = False) -> dict[str, Any]:
+def _outcome_json(outcome: ProofResult, with_source: bool = False) -> dict[str, Any]:
     """An invariant or claim as JSON; a claim adds where the rulebook says it."""
     data = {
         "id": outcome.id,
@@ -83,39 +84,28 @@ def _outcome_json(outcome: Any, with_source: bool = False) -> dict[str, Any]:
     return data
 
 
-def render_json(results: list[dict[str, Any]]) -> str:
-    data = {
-        "specs": [
-            {
-                "spec": result["spec"],
-                "game": result.get("game"),
-                "claims_file": result.get("claims_file"),
-                "seconds": round(result.get("seconds", 0.0), 4),
-                "invariants": [_outcome_json(o) for o in result["invariants"]],
-                "claims": [_outcome_json(o, with_source=True) for o in result.get("claims", [])],
-                "gaps": [
-                    {
-                        "id": g["id"],
-                        "ruling": g["ruling"],
-                        "closed": g["closed"],
-                        "needs_ruling": g["needs_ruling"],
-                        "reachable": g["reachable"],
-                        "summary": g["summary"],
-                    }
-                    for g in result["gaps"]
-                ],
-            }
-            for result in results
-        ]
+def spec_json(result: SpecProof) -> dict[str, Any]:
+    """One spec's proof as the JSON of docs/json.md."""
+    return {
+        "spec": result.spec,
+        "game": result.game,
+        "claims_file": result.claims_file,
+        "seconds": round(result.seconds, 4),
+        "invariants": [_outcome_json(o) for o in result.invariants],
+        "claims": [_outcome_json(o, with_source=True) for o in result.claims],
+        "gaps": [gap.to_json() for gap in result.gaps],
     }
-    return json.dumps(data, indent=1, ensure_ascii=False)
 
 
-def render_junit(results: list[dict[str, Any]]) -> str:
+def render_json(results: list[SpecProof]) -> str:
+    return json.dumps({"specs": [spec_json(result) for result in results]}, indent=1, ensure_ascii=False)
+
+
+def render_junit(results: list[SpecProof]) -> str:
     cases = []
     failures = errors = 0
     for result in results:
-        for outcome in [*result["invariants"], *result.get("claims", [])]:
+        for outcome in result.results:
             body = ""
             if outcome.status is Status.REFUTED:
                 failures += 1
@@ -124,12 +114,12 @@ def render_junit(results: list[dict[str, Any]]) -> str:
                 errors += 1
                 body = f"<error message={quoteattr('unknown')}>{escape(outcome.detail)}</error>"
             cases.append(
-                f"  <testcase classname={quoteattr(result['name'])} name={quoteattr(outcome.id)} "
+                f"  <testcase classname={quoteattr(result.name)} name={quoteattr(outcome.id)} "
                 f'time="{outcome.seconds:.4f}">{body}</testcase>'
             )
-        for gap in result["gaps"]:
-            body = "" if gap["closed"] else f"<failure message={quoteattr('open gap')}>{escape(gap['summary'])}</failure>"
-            failures += 0 if gap["closed"] else 1
-            cases.append(f'  <testcase classname={quoteattr(result["name"])} name={quoteattr(gap["id"])} time="0">{body}</testcase>')
+        for gap in result.gaps:
+            body = "" if gap.closed else f"<failure message={quoteattr('open gap')}>{escape(gap.summary)}</failure>"
+            failures += 0 if gap.closed else 1
+            cases.append(f'  <testcase classname={quoteattr(result.name)} name={quoteattr(gap.id)} time="0">{body}</testcase>')
     header = f'<testsuite name="referee prove" tests="{len(cases)}" failures="{failures}" errors="{errors}">'
     return "\n".join(['<?xml version="1.0" encoding="utf-8"?>', header, *cases, "</testsuite>"]) + "\n"
