@@ -297,10 +297,9 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
         claims_module._compare,
     ]
     source = "".join(inspect.getsource(question) for question in questions)
-    checks = claims_module.FORM_CHECKS  # each form's check on a step: all but the option form's
-    from referee.proof.prove import ANSWERS
-
-    assert set(checks) == set(claims_module.FORM_READERS) == set(ANSWERS) == set(claims_module.FORMS)  # read, asked, checked
+    forms = claims_module.FORMS_BY_NAME  # each form defined once: read, answered, checked on a step
+    assert set(forms) == set(claims_module.FORMS) and all(name == form.name for name, form in forms.items())
+    checks = {name: form.check for name, form in forms.items()}  # all but the option form's read the tables below
     source += inspect.getsource(claims_module.violation)
     source += "".join(inspect.getsource(check) for form, check in checks.items() if form != "option")
     reads = (
@@ -332,3 +331,18 @@ def test_every_claim_a_shipped_spec_is_held_to_is_refuted_by_some_broken_spec() 
     refuted = set().union(*(_refutes(spec) for spec in BROKEN))
     every = {claim.id for spec in SHIPPED for claim in claims_module.game_claims(load_rules(spec))}
     assert not every - refuted, f"nothing refutes: {sorted(every - refuted)}"
+
+
+def test_each_claim_form_is_one_object_and_the_prover_asks_no_form_by_name() -> None:
+    """Reading, answering, checking a step and withdrawing are the form's (ClaimForm), as an invariant's Z3 question and
+    concrete check are its InvariantForms: the prover and the claims module no longer branch on ``claim.form``."""
+    import re
+
+    forms = claims_module.FORMS_BY_NAME
+    assert claims_module.WITHDRAWABLE == ("play", "start", "challenge", "catch", "stack")
+    assert not forms["table"].withdrawable and forms["stack"].withdrawable
+    for module in ("claims.py", "prove.py"):
+        source = (ROOT / "referee" / "proof" / module).read_text(encoding="utf-8")
+        # dispatching on a form's name; selecting the deck claims, or the reader's pseudo-form "withdrawn", is not
+        branches = re.findall(r"\.form (?:==|!=) \"(?!withdrawn\"|deck\")|\.form (?:not )?in \(", source)
+        assert not branches, (module, branches)

@@ -55,9 +55,7 @@ def test_open_gap_is_reported() -> None:
     from referee.proof.gaps import gaps
 
     found = gaps(load_rules(BROKEN / "flip-no-chooser.yaml"), INVARIANTS.gaps)
-    assert {gap.id: (gap.closed, gap.needs_ruling, gap.reachable) for gap in found} == {
-        "gap.flip-uncovers-wild": (False, True, True)
-    }
+    assert {gap.id: (gap.closed, gap.needs_ruling, gap.reachable) for gap in found} == {"gap.flip-uncovers-wild": (False, True, True)}
 
 
 @pytest.mark.slow

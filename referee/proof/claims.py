@@ -38,7 +38,7 @@ from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError, did_you_mean
 from referee.log import events as ev
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
-from referee.proof.queries import Answer, ask
+from referee.proof.queries import Answer, Status, ask, first_sat, for_each_count
 from referee.rules.compiler import FaceRules, Rules
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec
@@ -59,7 +59,6 @@ STACK_KEYS = frozenset({"kind", "adds"})
 # an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
 DEFAULT_EXTRA = 2
 DEFAULT_CATCH_CARDS = 2
-WITHDRAWABLE = ("play", "start", "challenge", "catch", "stack")
 """The forms that speak of a situation a spec may rule out (a card played, turned up, challenged, caught or stacked):
 a house spec may withdraw such a claim, and ``prove`` then proves that the situation never arises."""
 
@@ -226,11 +225,11 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
 
 
 def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
-    """A claim's figures, read by its form's reader (``FORM_READERS``)."""
+    """A claim's figures, read by its form's reader (``ClaimForm.read``)."""
     if not isinstance(node, Mapping):
         reader.fail(node.position, f"{form} is a mapping")
         return {}
-    return FORM_READERS[form](reader, node)
+    return FORMS_BY_NAME[form].read(reader, node)
 
 
 def _read_play(reader: _Reader, node: Mapping) -> dict[str, Any]:
@@ -358,21 +357,6 @@ def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
     return {"name": name, "value": reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name])))}
 
 
-# Each claim form's reading of its figures (``_read_form``), beside its check on a step (``FORM_CHECKS``).
-FORM_READERS: dict[str, Callable[[_Reader, Mapping], dict[str, Any]]] = {
-    "play": _read_play,
-    "start": _read_start,
-    "challenge": _read_challenge,
-    "catch": _read_catch,
-    "points": _read_points,
-    "matching": _read_matching,
-    "deck": _read_deck,
-    "table": _read_table,
-    "option": _read_option,
-    "stack": _read_stack,
-}
-
-
 def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
     """Option stacking as a claim states it: ``[]`` (none), a list of kinds (each on its own kind) or a mapping
     (the kind of the penalty owed: the kinds that may go on it); as the compiled rules' table."""
@@ -472,12 +456,12 @@ def game_claims(rules: Rules) -> list[Claim]:
         problems = []
         for claim in read_claims(own, spec.path, sources):
             if claim.form != "withdrawn":  # restated (or a house spec's own claim withdrawn by a spec built on it)
-                if claim.withdrawn and claim.form not in WITHDRAWABLE:
+                if claim.withdrawn and not FORMS_BY_NAME[claim.form].withdrawable:
                     problems.append((claim.position, _not_withdrawable(claim.id, claim, [])))
                 claims[claim.id] = dataclasses.replace(claim, restated=True)
                 continue
             base = claims.get(claim.id)
-            if base is None or base.form not in WITHDRAWABLE:
+            if base is None or not FORMS_BY_NAME[base.form].withdrawable:
                 problems.append((claim.position, _not_withdrawable(claim.id, base, list(claims))))
                 continue
             claims[claim.id] = dataclasses.replace(base, withdrawn=claim.withdrawn, restated=True, position=claim.position)
@@ -1141,10 +1125,10 @@ def _played_face(rules: Rules, token: str, side: int) -> Face | None:
 
 def violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     """Whether this step of a game (from ``previous`` by ``event``) breaks the claim; the reason, or None. Each claim
-    form has its own check (``FORM_CHECKS``)."""
+    form has its own check (``ClaimForm.check``)."""
     if not engine.state.players or not claim.applies(rules):
         return None
-    return FORM_CHECKS[claim.form](claim, rules, previous, engine, event) if claim.form in FORM_CHECKS else None
+    return FORMS_BY_NAME[claim.form].check(claim, rules, previous, engine, event)
 
 
 FormCheck = Callable[[Claim, Rules, Before | None, Engine, Any], str | None]  # a claim form's check on one step
@@ -1293,21 +1277,6 @@ def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engi
     return None
 
 
-# Each claim form's check on one step of a game (``violation``).
-FORM_CHECKS: dict[str, FormCheck] = {
-    "table": _table_step,
-    "deck": _deck_step,
-    "matching": _matching_step,
-    "points": _points_step,
-    "start": _start_step,
-    "option": option_violation,
-    "stack": _stack_step,
-    "challenge": _challenge_step,
-    "catch": _catch_step,
-    "play": _play_step,
-}
-
-
 def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before, engine: Engine, event: ev.Challenge) -> str | None:
     """A challenge ruled as the claim's ruling: does the penalty now owed say what the claim says?"""
     state = engine.state
@@ -1376,3 +1345,187 @@ def _compare_colour(colour: str, state: Any, what: str) -> str | None:
     if colour == "uncovered" and state.choose_by is None and state.colour is None:
         return f"after {what} the uncovered card has no colour and nobody names one"
     return None
+
+
+# -- how the prover answers each form over the compiled rules (and Z3); a withdrawn claim's answer
+
+Answered = tuple[Status, list[int], str]  # proved / refuted (for which player counts) / unknown, and a detail
+Answering = Callable[[Claim, Rules, tuple[int, ...], int], Answered]
+
+
+def _finite(problem: Callable[[Claim, Rules], str | None], proved: str) -> Answering:
+    """A claim checked case by case against the compiled rules (points, matching, deck, an option)."""
+
+    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+        found = problem(claim, rules)
+        return (Status.REFUTED, list(players), found) if found else (Status.PROVED, [], proved)
+
+    return answer
+
+
+def _table_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """The table: the player range, the side, case by case; the hand size dealt, asked of the model."""
+    problem = table_problem(claim, rules)
+    if problem:
+        return Status.REFUTED, list(players), problem
+    if "hand-size" not in claim.figures:
+        return Status.PROVED, [], ENUMERATED
+    status, refuted = for_each_count(players, lambda n: ask(hand_size_question(claim, rules, n, timeout_ms)))
+    return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
+
+
+ENUMERATED = "by enumeration of every case against the compiled rules"
+
+
+def _dispute(question: Callable[..., list[z3.Solver]], what: str) -> Answering:
+    """A challenge or a catch claim: asked of the transition relation, after showing that one can be made at all."""
+
+    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+        if claim.figures.get("never"):  # the claim is that no challenge can arise: refuted where one can
+            can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
+            if can:
+                return Status.REFUTED, can, f"a {what} can be made under the spec"
+            return Status.PROVED, [], f"no {what} can be made under the spec"
+        never = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) == "unsat"]
+        if never:  # the claim must hold of something: a spec where it can never happen breaks it
+            return Status.REFUTED, never, f"no {what} can be made under the spec"
+        status, refuted = for_each_count(players, lambda n: first_sat(question(claim, rules, n, timeout_ms)))
+        return status, refuted, ""
+
+    return answer
+
+
+def _stack_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    never = [n for n in players if first_sat(stack_question(claim, rules, n, timeout_ms, True)) == "unsat"]
+    if never:
+        return Status.REFUTED, never, f"no {claim.figures['kind']} can be stacked on a penalty under the spec"
+    status, refuted = for_each_count(players, lambda n: first_sat(stack_question(claim, rules, n, timeout_ms)))
+    return status, refuted, ""
+
+
+def _card(asked: Callable[[Claim, Rules, int, int], list[z3.Solver]], first: Callable[..., Answered | None]) -> Answering:
+    """A play or a start claim: what follows a card of its kind, for each player count it concerns (``first``: the
+    form's own question before it, a refutation or None)."""
+
+    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+        counts = counts_for(claim, rules, players)
+        if not counts:
+            return Status.PROVED, [], "no player count of the spec's range is concerned"
+        if not faces_of(rules, claim.figures["kind"]):
+            return Status.REFUTED, list(counts), f"the spec has no face of kind {claim.figures['kind']}"
+        found = first(claim, rules, counts, timeout_ms)
+        if found is not None:
+            return found
+        status, refuted = for_each_count(counts, lambda n: first_sat(asked(claim, rules, n, timeout_ms)))
+        return status, refuted, ""
+
+    return answer
+
+
+def _restricted(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
+    problem = restriction_problem(claim, rules)
+    return (Status.REFUTED, list(counts), problem) if problem else None
+
+
+def _ever_starts(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
+    if claim.figures["returned"]:
+        return None
+    never = [n for n in counts if start_possible(claim, rules, n, timeout_ms) == "unsat"]
+    return (Status.REFUTED, never, f"a {claim.figures['kind']} turned up never starts a round") if never else None
+
+
+def _withdrawn(arises: Callable[[Claim, Rules, int, int], Answer], of_a_kind: bool = False) -> Answering:
+    """A claim a house spec withdraws holds of nothing under it: proved when what it speaks of never arises, for
+    every player count; refuted where it still can (``arises``: whether it can, for one player count; ``of_a_kind``:
+    it speaks of a kind of face, so a spec without one has nothing it speaks of)."""
+
+    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+        why = f"withdrawn by the spec ({claim.withdrawn})"
+        if of_a_kind and not faces_of(rules, claim.figures["kind"]):
+            return Status.PROVED, [], f"{why}: the spec has no face of kind {claim.figures['kind']}"
+        answers = {n: arises(claim, rules, n, timeout_ms) for n in players}
+        still = [n for n, found in answers.items() if found is Answer.SAT]
+        if still:
+            return Status.REFUTED, still, f"{why}, but what it speaks of still arises under the spec: restate the claim instead"
+        if any(found is not Answer.UNSAT for found in answers.values()):
+            return Status.UNKNOWN, [], f"{why}: the solver could not settle whether what it speaks of arises"
+        return Status.PROVED, [], f"{why}: what it speaks of never arises under the spec"
+
+    return answer
+
+
+def _withdrawn_play(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    why = f"withdrawn by the spec ({claim.withdrawn})"
+    if not faces_of(rules, claim.figures["kind"]):
+        return Status.PROVED, [], f"{why}: the spec has no face of kind {claim.figures['kind']}"
+    counts = counts_for(claim, rules, players)
+    if not counts:
+        return Status.PROVED, [], f"{why}: no player count of the spec's range is concerned"
+    return Status.REFUTED, list(counts), f"{why}, but a {claim.figures['kind']} is still played: restate the claim instead"
+
+
+def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    """The compiled stacking table is what the engine asks: exact, and finite."""
+    why = f"withdrawn by the spec ({claim.withdrawn})"
+    kind = claim.figures["kind"]
+    owed = sorted(owed for owed, allowed in (rules.stacking or {}).items() if kind in allowed)
+    if not owed:
+        return Status.PROVED, [], f"{why}: the spec's option stacking lets no {kind} go on any penalty"
+    return Status.REFUTED, list(players), f"{why}, but a {kind} may still go on {', '.join(owed)}: restate the claim instead"
+
+
+# -- the forms, each defined once
+
+
+@dataclass(frozen=True)
+class ClaimForm:
+    """One claim form, defined once as ``InvariantForms`` defines an invariant: how its figures are read from a
+    claims file (``read``), how the prover answers it over the compiled rules and Z3 (``answer``), how one step of a
+    concrete game is checked against it (``check``), and, for a claim a house spec may withdraw, how the withdrawal
+    is proved (``withdraw``)."""
+
+    name: str
+    read: Callable[[_Reader, Mapping], dict[str, Any]]
+    answer: Answering
+    check: FormCheck
+    withdraw: Answering | None = None
+
+    @property
+    def withdrawable(self) -> bool:
+        return self.withdraw is not None
+
+
+FORMS_BY_NAME: dict[str, ClaimForm] = {
+    form.name: form
+    for form in (
+        ClaimForm("play", _read_play, _card(play_question, _restricted), _play_step, _withdrawn_play),
+        ClaimForm(
+            "start",
+            _read_start,
+            _card(start_question, _ever_starts),
+            _start_step,
+            _withdrawn(lambda claim, rules, n, timeout_ms: start_possible(claim, rules, n, timeout_ms), of_a_kind=True),
+        ),
+        ClaimForm(
+            "challenge",
+            _read_challenge,
+            _dispute(challenge_question, "challenge of a wild draw card"),
+            _challenge_step,
+            _withdrawn(lambda claim, rules, n, timeout_ms: first_sat(challenge_question(claim, rules, n, timeout_ms, True))),
+        ),
+        ClaimForm(
+            "catch",
+            _read_catch,
+            _dispute(catch_question, "catch"),
+            _catch_step,
+            _withdrawn(lambda claim, rules, n, timeout_ms: first_sat(catch_question(claim, rules, n, timeout_ms, True))),
+        ),
+        ClaimForm("stack", _read_stack, _stack_answer, _stack_step, _withdrawn_stack),
+        ClaimForm("points", _read_points, _finite(points_problem, ENUMERATED), _points_step),
+        ClaimForm("matching", _read_matching, _finite(matching_problem, ENUMERATED), _matching_step),
+        ClaimForm("deck", _read_deck, _finite(deck_problem, ENUMERATED), _deck_step),
+        ClaimForm("table", _read_table, _table_answer, _table_step),
+        ClaimForm("option", _read_option, _finite(option_problem, "the spec's option has the rulebook's value"), option_violation),
+    )
+}
+WITHDRAWABLE = tuple(form.name for form in FORMS_BY_NAME.values() if form.withdrawable)
