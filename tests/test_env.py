@@ -1,4 +1,4 @@
-"""referee.play.env: PettingZoo's own API and seed tests, on every shipped spec (slow tier) and two in the quick tier;
+"""referee.env: PettingZoo's own API and seed tests, on every shipped spec (slow tier) and two in the quick tier;
 the games it plays check valid; masks, rewards, truncation and illegal actions behave as docs/library.md says."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 pettingzoo_test = pytest.importorskip("pettingzoo.test")
 
 import referee  # noqa: E402
-from referee.play.env import Actions, env, raw_env  # noqa: E402
+from referee.env import Actions, env, raw_env  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = sorted(path.stem for path in (ROOT / "specs").glob("*.yaml"))
@@ -373,7 +373,7 @@ def test_env_behaves_as_pettingzoo_s_three_wrappers(spec: str) -> None:
     """Issue 28, point 7: ``env()`` is one wrapper (``Enforced``) for speed, and must be PettingZoo's
     OrderEnforcing(AssertOutOfBounds(TerminateIllegal(-1))) in behaviour: the same attributes before reset, the same
     ``last()`` at every step, the same end after an illegal or out-of-range action, the same dead steps after."""
-    from referee.play.env import Enforced
+    from referee.env import Enforced
 
     ours, theirs = env(spec=spec, players=3), _pettingzoo_wrapped(spec, 3)
     assert isinstance(ours, Enforced) and str(ours) == str(theirs)
@@ -433,3 +433,12 @@ def test_the_kept_discard_counts_follow_pushes_pops_flips_and_reshuffles(spec: s
             continue
         for seat, player in enumerate(game.players):
             assert game.encode(player, kept) == game.encode(player, Encoding(rules, 3)), (seat, len(game.move_stack))
+
+
+def test_the_environment_s_public_name_is_referee_env() -> None:
+    """docs/library.md's one line, ``from referee.env import env``: the public name of ``referee.play.env``."""
+    import referee.env
+    import referee.play.env
+
+    assert referee.env.env is referee.play.env.env and referee.env.raw_env is referee.play.env.raw_env
+    assert referee.env.Enforced is referee.play.env.Enforced and set(referee.env.__all__) == {"Actions", "Enforced", "env", "raw_env"}

@@ -61,7 +61,7 @@ def test_a_module_no_contract_places_breaks_the_exhaustive_contract(tmp_path: Pa
 
 def test_fewer_than_twelve_modules_stand_directly_in_the_package() -> None:
     """The folders show the architecture: a concept's module goes in its package, not beside the packages."""
-    modules = sorted(path.name for path in (ROOT / "referee").glob("*.py"))
+    modules = sorted(path.name for path in (ROOT / "referee").glob("*.py"))  # the records every package shares, and public names
     assert len(modules) < 12, modules
     packages = {path.parent.name for path in (ROOT / "referee").glob("*/__init__.py")}
     assert packages == {"checking", "commands", "engine", "log", "play", "proof", "public", "rules", "spec"}

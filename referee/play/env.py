@@ -1,6 +1,6 @@
 """A PettingZoo AEC environment: the referee as the game, for every shipped spec (``pip install 'referee[rl]'``).
 
->>> from referee.play.env import env
+>>> from referee.env import env
 >>> table = env(spec="uno", players=3)
 >>> table.reset(seed=1)
 >>> observation, reward, termination, truncation, info = table.last()
@@ -49,7 +49,7 @@ try:
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.env_logger import EnvLogger
 except ImportError as error:  # pragma: no cover - the extra is installed by the tests
-    raise ImportError("referee.play.env needs the rl extra: pip install 'referee[rl]' (numpy, gymnasium, pettingzoo)") from error
+    raise ImportError("referee.env needs the rl extra: pip install 'referee[rl]' (numpy, gymnasium, pettingzoo)") from error
 
 from referee.engine.moves import Move
 from referee.log import events as ev

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from referee.play.env import raw_env
+from referee.env import raw_env
 from referee.play.host import Match
 
 BOTS = Path(__file__).resolve().parent.parent.parent / "examples" / "bots"
@@ -30,7 +30,7 @@ BOTS = Path(__file__).resolve().parent.parent.parent / "examples" / "bots"
 def steps_per_second(spec: str, players: int, steps: int, wrapped: bool = False) -> tuple[float, int]:
     """Steps of one environment with uniform random masked actions, across as many games as it takes (``wrapped``:
     through ``env()``, PettingZoo's wrappers, as an agent uses it; else ``raw_env``)."""
-    from referee.play.env import env
+    from referee.env import env
 
     environment = env(spec=spec, players=players) if wrapped else raw_env(spec=spec, players=players)
     rng = random.Random(0)
