@@ -139,7 +139,7 @@ def hand_data(engine: Engine, seat: int) -> list[dict[str, Any]]:
     for card in sorted(state.hands[seat], key=lambda c: c.token):
         face = card.faces[state.side]
         colour = sorted(engine.rules.side_colours[state.side])[0] if engine.rules.faces[face].choose_colour else None
-        diagnostic = judge(engine, ev.Play(0, state.players[seat], card.token, colour))
+        diagnostic = engine.judge(ev.Play(0, state.players[seat], card.token, colour))
         result.append(
             {
                 "card": card.token,
@@ -150,15 +150,6 @@ def hand_data(engine: Engine, seat: int) -> list[dict[str, Any]]:
             }
         )
     return result
-
-
-def judge(engine: Engine, event: ev.Event) -> Diagnostic | None:
-    """The verdict on one event in the current state, without changing it."""
-    snapshot = engine.snapshot()
-    try:
-        return engine.apply(event)
-    finally:
-        engine.restore(snapshot)
 
 
 def _settle_public(replay: Replay, errors: list[Diagnostic]) -> Branches | None:
@@ -348,7 +339,7 @@ def explain(
     if public is not None and type(event) is not ev.Round:
         diagnostic = judge_public(public, event, engine.rules, max(0.001, replay.timeout))
     else:
-        diagnostic = judge(engine, event)
+        diagnostic = engine.judge(event)
     if diagnostic is not None and diagnostic.code == "undetermined":  # the solver ran out of time: no verdict to give
         result.log_error = LogError(diagnostic.line, diagnostic.code, diagnostic.message, None)
         return result

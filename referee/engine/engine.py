@@ -153,6 +153,15 @@ class Engine:
         every "what if" (``explain``, ``adjudicate``): apply, look, restore."""
         return Snapshot(self.state.copy(), len(self.warnings), tuple(self.rounds), len(self.disputes))
 
+    def judge(self, event: ev.Event) -> Diagnostic | None:
+        """The verdict on ``event`` in the state as it is, which stays as it is: every "what if" (``Game.is_legal``,
+        ``explain``, the claims' probes) asks this, the one snapshot, apply and restore."""
+        snapshot = self.snapshot()
+        try:
+            return self.apply(event)
+        finally:
+            self.restore(snapshot)
+
     def restore(self, snapshot: Snapshot) -> None:
         """Put the engine back as it was at ``snapshot`` (which stays usable: restoring copies it again). The state
         object stays the same one, so whoever holds ``engine.state`` sees it restored."""

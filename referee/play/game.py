@@ -389,10 +389,7 @@ class Game:
     def is_legal(self, move: Move | str) -> Legality:
         """Whether ``move`` is legal now, with the diagnostic if not; the game does not change."""
         move = _move(move, self)
-        snapshot = self._engine.snapshot()
-        diagnostic = self._engine.apply(move.at_line(len(self._events) + 1))
-        self._engine.restore(snapshot)
-        return Legality(move, diagnostic)
+        return Legality(move, self._engine.judge(move.at_line(len(self._events) + 1)))
 
     def push(self, move: Move | str) -> None:
         """Make a move; ``IllegalMove`` (with the diagnostic) if the rules forbid it, and then nothing changes.

@@ -1072,10 +1072,7 @@ def _probe_option(name: str, claimed: Any, state: Any, engine: Engine, whose: st
     for seat, card, allowed_by_rulebook in sorted(candidates, key=lambda item: (item[0], item[1].token)):
         face_rules = engine.rules.faces[card.faces[state.side]]
         colour = sorted(engine.rules.side_colours[state.side])[0] if face_rules.choose_colour else None
-        saved = engine.snapshot()
-        problem = engine.apply(ev.Play(0, names[seat], card.token, colour))
-        engine.restore(saved)
-        accepted = problem is None
+        accepted = engine.judge(ev.Play(0, names[seat], card.token, colour)) is None
         if accepted != allowed_by_rulebook:
             verb = "may" if accepted else "may not"
             what = "jump in with" if name == "jump-in" else "stack"
