@@ -11,7 +11,8 @@ all use it.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from referee.cards import Card
 from referee.engine.knowledge import FULL, OBSERVED
@@ -28,9 +29,21 @@ if TYPE_CHECKING:
     from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
 
 
+T = TypeVar("T")
+
+
 def deal_order(dealer: int, players: int, hand_size: int) -> list[int]:
     """The seat that gets each card dealt, in order: one at a time, from the dealer's left (rule deal)."""
     return [(dealer + 1 + index) % players for index in range(hand_size * players)]
+
+
+def hands_from(pile: Sequence[T], dealer: int, players: int, hand_size: int) -> list[list[T]]:
+    """Each seat's hand as a full-mode deal gives it from the top of ``pile`` (``deal_order``): the one statement of an
+    observed deal, for ``referee.Game``'s observed mode and ``simulate``; the rest of ``pile`` is the draw pile."""
+    hands: list[list[T]] = [[] for _ in range(players)]
+    for seat, card in zip(deal_order(dealer, players, hand_size), pile, strict=False):
+        hands[seat].append(card)
+    return hands
 
 
 def players(engine: EngineApi, event: ev.Players) -> None:

@@ -28,7 +28,7 @@ from typing import Any, TypeVar, overload
 
 from referee.cards import Card, Face
 from referee.checking.replay import Replay, card_form
-from referee.engine.deal import deal_order, goes_back
+from referee.engine.deal import goes_back, hands_from
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine, Snapshot
 from referee.engine.moves import Move, at_line, legal_moves
 from referee.engine.state import direction_token
@@ -303,12 +303,10 @@ class Game:
     def _observed_deal(self, names: Sequence[str], dealer: int, pile: list[str]) -> list[ev.Event]:
         """Hands dealt as the full mode would from ``pile`` (``deal.deal_order``), then the card turned up (again,
         after a card that goes back)."""
-        hands: list[list[str]] = [[] for _ in names]
-        order = deal_order(dealer, len(names), self.rules.spec.hand_size)
-        for seat, token in zip(order, pile, strict=False):
-            hands[seat].append(token)
+        hand_size = self.rules.spec.hand_size
+        hands = hands_from(pile, dealer, len(names), hand_size)
         events: list[ev.Event] = [ev.Hand(0, name, tuple(hand)) for name, hand in zip(names, hands, strict=True)]
-        for token in pile[len(order) :]:
+        for token in pile[hand_size * len(names) :]:
             events.append(ev.Start(0, token))
             card = self.rules.catalogue.card(token)
             if card is None or not goes_back(self.rules, card):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from referee.cards import Card
-from referee.engine.deal import deal_order
+from referee.engine.deal import hands_from
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
 from referee.engine.moves import legal_moves
 from referee.log import events as ev
@@ -137,15 +137,12 @@ class Simulator:
             self.hidden = state.draw_pile
             return
         n = len(self.names)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        dealt = deal_order(dealer, n, self.rules.spec.hand_size)
-        for seat, card in zip(dealt, pile, strict=False):
-            hands[seat].append(card)
+        hands = hands_from(pile, dealer, n, self.rules.spec.hand_size)
         written = list(range(n))  # the hands are written in any order
         rng.shuffle(written)
         for seat in written:
             yield self._emit(ev.Hand(next_line(), self.names[seat], tuple(card.token for card in hands[seat])))
-        self.hidden = pile[len(dealt) :][::-1]
+        self.hidden = pile[n * self.rules.spec.hand_size :][::-1]
         while True:
             card = self.hidden.pop()
             yield self._emit(ev.Start(next_line(), card.token))
