@@ -346,3 +346,21 @@ def test_each_claim_form_is_one_object_and_the_prover_asks_no_form_by_name() -> 
         # dispatching on a form's name; selecting the deck claims, or the reader's pseudo-form "withdrawn", is not
         branches = re.findall(r"\.form (?:==|!=) \"(?!withdrawn\"|deck\")|\.form (?:not )?in \(", source)
         assert not branches, (module, branches)
+
+
+def test_a_claims_list_is_read_by_the_spec_s_own_node_reader() -> None:
+    """One schema reader: a misspelt key of a claim gets the spec reader's "did you mean", and a hostile list's
+    problems are bounded as a spec's are."""
+    from referee.errors import SpecError
+    from referee.spec.loader import load_text
+    from referee.spec.reader import MAX_PROBLEMS
+
+    claim = "- {id: play.x, statement: s, source: {key: sheet, section: s}, play: {kind: skip, nextt: 2}}\n"
+    tree = load_text("claims:\n" + "".join("  " + claim for _ in range(1)), "claims.yml")
+    with pytest.raises(SpecError) as caught:
+        claims_module.read_claims(tree.entries["claims"], "claims.yml", {"sheet": ("The sheet", "")})
+    assert any("unknown key 'nextt' in a play claim (did you mean 'next'?)" in message for _, message in caught.value.problems)
+    many = load_text("claims:\n" + "".join("  " + claim for _ in range(MAX_PROBLEMS * 2)), "claims.yml")
+    with pytest.raises(SpecError) as caught:
+        claims_module.read_claims(many.entries["claims"], "claims.yml", {"sheet": ("The sheet", "")})
+    assert len(caught.value.problems) <= MAX_PROBLEMS + 1

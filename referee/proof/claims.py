@@ -43,14 +43,15 @@ from referee.rules.compiler import FaceRules, Rules
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec
 from referee.spec.paths import SPECS
-from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS
+from referee.spec.reader import NodeReader
+from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS, MATCHING_KEYS, TABLE_KEYS
 
 FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
 START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
-MATCHING_KEYS = ("same-colour", "same-number", "same-action-kind", "wild-always")
-TABLE_KEYS = frozenset({"min-players", "max-players", "hand-size", "start-side"})
+# A matching or table claim restates the spec's own matching and table sections: the same keys (MATCHING_KEYS,
+# TABLE_KEYS), from the vocabulary.
 DECK_KEYS = frozenset({"cards", "sides", "pairing"})
 CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then", "extra"})
 CATCH_KEYS = frozenset({"draws", "cards"})
@@ -119,22 +120,25 @@ def _option_text(value: object) -> str:
 # -- reading claims
 
 
-class _Reader:
+class _Reader(NodeReader):
+    """The spec's node reader (bounded problems, "did you mean" on keys), with a claim's own readings: a value, a
+    number, a choice, each with the position to blame when the node is missing."""
+
     def __init__(self, path: str) -> None:
+        super().__init__()
         self.path = path
-        self.problems: list[tuple[Position, str]] = []
 
     def fail(self, position: Position, message: str) -> None:
-        self.problems.append((position, message))
+        self.error(position, message)
 
-    def text(self, node: Node | None, what: str, where: Position) -> str:
+    def scalar(self, node: Node | None, what: str, where: Position) -> str:
         if not isinstance(node, Scalar):
             self.fail(node.position if node is not None else where, f"{what} must be a single value")
             return ""
         return node.value
 
-    def number(self, node: Node | None, what: str, where: Position, allow: tuple[str, ...] = ()) -> int | str:
-        value = self.text(node, what, where)
+    def count(self, node: Node | None, what: str, where: Position, allow: tuple[str, ...] = ()) -> int | str:
+        value = self.scalar(node, what, where)
         if value in allow:
             return value
         if not value.isascii() or not value.isdigit() or len(value) > 6:
@@ -147,17 +151,10 @@ class _Reader:
     def choice(self, node: Node | None, what: str, where: Position, choices: tuple[str, ...], default: str | None = None) -> str:
         if node is None and default is not None:
             return default
-        value = self.text(node, what, where)
+        value = self.scalar(node, what, where)
         if value not in choices:
             self.fail(node.position if node is not None else where, f"{what} is one of {', '.join(choices)}, not '{value}'")
         return value
-
-    def keys(self, node: Mapping, allowed: frozenset[str] | set[str], required: set[str], what: str) -> None:
-        for key, position in node.keys.items():
-            if key not in allowed:
-                self.fail(position, f"unknown key '{key}' in {what}")
-        for key in sorted(required - set(node.entries)):
-            self.fail(node.position, f"{what} needs '{key}'")
 
 
 def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str, str]]) -> list[Claim]:
@@ -168,13 +165,13 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         if not isinstance(item, Mapping):
             reader.fail(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
             continue
-        withdrawn = reader.text(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
+        withdrawn = reader.scalar(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
         if withdrawn and set(item.entries) == {"id", "withdrawn"}:  # the rulebook's claim no longer applies
-            claim_id = reader.text(item.entries.get("id"), "id", item.position)
+            claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
             claims.append(Claim(claim_id, "", "", "withdrawn", {}, position=item.position, withdrawn=withdrawn))
             continue
         reader.keys(item, CLAIM_KEYS, {"id", "statement", "source"}, "a claim")
-        claim_id = reader.text(item.entries.get("id"), "id", item.position)
+        claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
         forms = [form for form in FORMS if form in item.entries]
         if len(forms) != 1:
             reader.fail(item.position, f"claim '{claim_id}' needs exactly one of {', '.join(FORMS)}")
@@ -184,8 +181,8 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         source = ""
         cites = ("", "")
         if isinstance(source_node, Mapping):
-            key = reader.text(source_node.entries.get("key"), "key", source_node.position)
-            section = reader.text(source_node.entries.get("section"), "section", source_node.position)
+            key = reader.scalar(source_node.entries.get("key"), "key", source_node.position)
+            section = reader.scalar(source_node.entries.get("section"), "section", source_node.position)
             title, publisher = sources.get(key, (key, ""))
             if key not in sources:
                 known = sorted(sources)
@@ -202,14 +199,14 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         if condition_node is not None:
             if isinstance(condition_node, Mapping):
                 for name, value in condition_node.entries.items():
-                    condition.append((name, reader.text(value, f"if {name}", condition_node.position)))
+                    condition.append((name, reader.scalar(value, f"if {name}", condition_node.position)))
             else:
                 reader.fail(condition_node.position, "if is a mapping {OPTION: VALUE}")
         figures = _read_form(reader, form, item.entries[form])
         claims.append(
             Claim(
                 id=claim_id,
-                statement=reader.text(item.entries.get("statement"), "statement", item.position),
+                statement=reader.scalar(item.entries.get("statement"), "statement", item.position),
                 source=source,
                 form=form,
                 figures=figures,
@@ -236,12 +233,12 @@ def _read_play(reader: _Reader, node: Mapping) -> dict[str, Any]:
     where, entries = node.position, node.entries
     reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
     return {
-        "kind": reader.text(entries.get("kind"), "kind", where),
+        "kind": reader.scalar(entries.get("kind"), "kind", where),
         "players": reader.choice(entries.get("players"), "players", where, ("any", "2", "3+"), "any"),
-        "next": reader.number(entries.get("next"), "next", where),
+        "next": reader.count(entries.get("next"), "next", where),
         "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
         "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-        "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+        "owes": reader.count(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
         "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
         "restricted": reader.choice(entries.get("restricted"), "restricted", where, ("true", "false"), "false") == "true",
         "challengeable": reader.choice(entries.get("challengeable"), "challengeable", where, ("true", "false"), "false") == "true",
@@ -253,17 +250,17 @@ def _read_start(reader: _Reader, node: Mapping) -> dict[str, Any]:
     reader.keys(node, START_KEYS, {"kind"}, "a start claim")
     returned = reader.choice(entries.get("returned"), "returned", where, ("true", "false"), "false") == "true"
     if returned:
-        return {"kind": reader.text(entries.get("kind"), "kind", where), "returned": True}
+        return {"kind": reader.scalar(entries.get("kind"), "kind", where), "returned": True}
     for key in ("to-act", "colour"):
         if key not in entries:
             reader.fail(where, f"a start claim needs '{key}' (or returned: true)")
     return {
-        "kind": reader.text(entries.get("kind"), "kind", where),
+        "kind": reader.scalar(entries.get("kind"), "kind", where),
         "returned": False,
-        "to-act": reader.number(entries.get("to-act"), "to-act", where),
+        "to-act": reader.count(entries.get("to-act"), "to-act", where),
         "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
         "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-        "owes": reader.number(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
+        "owes": reader.count(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
         "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
     }
 
@@ -271,7 +268,7 @@ def _read_start(reader: _Reader, node: Mapping) -> dict[str, Any]:
 def _read_stack(reader: _Reader, node: Mapping) -> dict[str, Any]:
     where, entries = node.position, node.entries
     reader.keys(node, STACK_KEYS, set(STACK_KEYS), "a stack claim")
-    return {"kind": reader.text(entries.get("kind"), "kind", where), "adds": reader.number(entries.get("adds"), "adds", where)}
+    return {"kind": reader.scalar(entries.get("kind"), "kind", where), "adds": reader.count(entries.get("adds"), "adds", where)}
 
 
 def _read_challenge(reader: _Reader, node: Mapping) -> dict[str, Any]:
@@ -283,7 +280,7 @@ def _read_challenge(reader: _Reader, node: Mapping) -> dict[str, Any]:
     reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
     return {
         "never": False,
-        "extra": reader.number(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
+        "extra": reader.count(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
         "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
         "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
         "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
@@ -296,12 +293,12 @@ def _read_catch(reader: _Reader, node: Mapping) -> dict[str, Any]:
     reader.keys(node, CATCH_KEYS, {"draws"}, "a catch claim")
     return {
         "draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher")),
-        "cards": reader.number(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
+        "cards": reader.count(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
     }
 
 
 def _read_points(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    return {kind: reader.number(value, f"points of {kind}", node.position, ("face-value",)) for kind, value in node.entries.items()}
+    return {kind: reader.count(value, f"points of {kind}", node.position, ("face-value",)) for kind, value in node.entries.items()}
 
 
 def _read_matching(reader: _Reader, node: Mapping) -> dict[str, Any]:
@@ -313,7 +310,7 @@ def _read_table(reader: _Reader, node: Mapping) -> dict[str, Any]:
     reader.keys(node, TABLE_KEYS, set(), "a table claim")
     where = node.position
     return {
-        key: reader.text(value, key, where) if key == "start-side" else reader.number(value, key, where)
+        key: reader.scalar(value, key, where) if key == "start-side" else reader.count(value, key, where)
         for key, value in node.entries.items()
     }
 
@@ -321,7 +318,7 @@ def _read_table(reader: _Reader, node: Mapping) -> dict[str, Any]:
 def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
     where, entries = node.position, node.entries
     reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
-    figures: dict[str, Any] = {"cards": reader.number(entries.get("cards"), "cards", where)}
+    figures: dict[str, Any] = {"cards": reader.count(entries.get("cards"), "cards", where)}
     sides = entries.get("sides")
     if isinstance(sides, Mapping):
         figures["sides"] = {}
@@ -332,7 +329,7 @@ def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
             figures["sides"][side_name] = _read_side(reader, side_node)
     pairing = entries.get("pairing")
     if isinstance(pairing, Sequence):
-        figures["pairing"] = Counter(reader.text(item, "a card", where).lower() for item in pairing.items)
+        figures["pairing"] = Counter(reader.scalar(item, "a card", where).lower() for item in pairing.items)
     return figures
 
 
@@ -353,7 +350,7 @@ def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
     if name in OPTION_FLAGS:
         return {"name": name, "value": reader.choice(value, name, where, ("true", "false")) == "true"}
     if name in OPTION_NUMBERS:
-        return {"name": name, "value": reader.number(value, name, where)}
+        return {"name": name, "value": reader.count(value, name, where)}
     return {"name": name, "value": reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name])))}
 
 
@@ -362,12 +359,14 @@ def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
     (the kind of the penalty owed: the kinds that may go on it); as the compiled rules' table."""
     if isinstance(node, Mapping):
         return {
-            owed: frozenset(reader.text(item, "a kind", node.position) for item in allowed.items)
+            owed: frozenset(reader.scalar(item, "a kind", node.position) for item in allowed.items)
             for owed, allowed in node.entries.items()
             if isinstance(allowed, Sequence) and allowed.items  # an empty list allows what a missing entry allows
         }
     if isinstance(node, Sequence):
-        return {reader.text(item, "a kind", node.position): frozenset({reader.text(item, "a kind", node.position)}) for item in node.items}
+        return {
+            reader.scalar(item, "a kind", node.position): frozenset({reader.scalar(item, "a kind", node.position)}) for item in node.items
+        }
     reader.fail(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
     return {}
 
@@ -405,17 +404,17 @@ def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
     side: dict[str, Any] = {"kinds": {}}
     for key, value in node.entries.items():
         if key == "colours" and isinstance(value, Sequence):
-            side["colours"] = tuple(reader.text(item, "a colour", node.position) for item in value.items)
+            side["colours"] = tuple(reader.scalar(item, "a colour", node.position) for item in value.items)
         elif key == "numbers" and isinstance(value, Mapping):
-            side["numbers"] = tuple(reader.number(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
+            side["numbers"] = tuple(reader.count(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
             # copies of particular numbers: {from: 0, to: 9, copies: 2, 0: 1} (one 0, two of each other number)
             side["number-copies"] = {
-                int(number): reader.number(count, f"copies of {number}", node.position)
+                int(number): reader.count(count, f"copies of {number}", node.position)
                 for number, count in value.entries.items()
                 if number.isdigit()
             }
         else:
-            side["kinds"][key] = reader.number(value, key, node.position)
+            side["kinds"][key] = reader.count(value, key, node.position)
     return side
 
 

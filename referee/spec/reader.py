@@ -67,8 +67,9 @@ from referee.spec.vocabulary import (
 MAX_PROBLEMS = 100
 
 
-class _Reader:
-    """Collects problems while reading nodes by a schema."""
+class NodeReader:
+    """Collects problems while reading nodes by a schema, at most MAX_PROBLEMS of them (then ``SpecError``): the
+    spec's reader, and the claims' (``referee.proof.claims``), which adds its own readings of a claim's figures."""
 
     def __init__(self) -> None:
         self.problems: list[tuple[Position, str]] = []
@@ -139,7 +140,7 @@ class _Reader:
         return value == "true"
 
 
-def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
+def _signed(reader: NodeReader, node: Node | None, what: str) -> int | None:
     """A whole number that may be negative (points: the prover, not the loader, judges their sign)."""
     value = reader.text(node, what)
     if value is None:
@@ -154,7 +155,7 @@ def _signed(reader: _Reader, node: Node | None, what: str) -> int | None:
 def build_spec(tree: Mapping, path: str) -> Spec:
     """Validate a (merged) node tree and build the ``Spec``; raises ``SpecError`` with every problem. The parts are
     read in the order of the language's reference, so the problems are reported in that order."""
-    reader = _Reader()
+    reader = NodeReader()
     reader.keys(tree, TOP_KEYS, {"format", "name", "sides", "kinds", "rules", "deck", "table", "matching"}, "the spec")
     name, title = _read_header(reader, tree)
     sources = _read_sources(reader, tree.entries.get("sources"))
@@ -201,7 +202,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     return _checked_deck(reader, spec, tree, deck_node, deck_tokens)
 
 
-def _read_header(reader: _Reader, tree: Mapping) -> tuple[str, str]:
+def _read_header(reader: NodeReader, tree: Mapping) -> tuple[str, str]:
     """``format``, ``name``, ``game`` and ``title``: the spec's name and title."""
     fmt = reader.text(tree.entries.get("format"), "format")
     if fmt is not None and fmt != FORMAT:
@@ -212,7 +213,7 @@ def _read_header(reader: _Reader, tree: Mapping) -> tuple[str, str]:
     return name, reader.text(tree.entries.get("title"), "title") or name
 
 
-def _read_sources(reader: _Reader, node: Node | None) -> dict[str, Source]:
+def _read_sources(reader: NodeReader, node: Node | None) -> dict[str, Source]:
     sources: dict[str, Source] = {}
     source_node = reader.mapping(node, "sources", "{manual: {title: TITLE, publisher: PUBLISHER}}")
     if source_node:
@@ -228,7 +229,7 @@ def _read_sources(reader: _Reader, node: Node | None) -> dict[str, Source]:
     return sources
 
 
-def _read_table(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, int, int, int]:
+def _read_table(reader: NodeReader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, int, int, int]:
     """``table``: the players (least and most), the hand size and the side a round starts on."""
     table = reader.mapping(node, "table", "{min-players: 2, max-players: 10, hand-size: 7, start-side: light}")
     min_players = max_players = hand_size = 0
@@ -248,7 +249,7 @@ def _read_table(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
     return min_players, max_players, hand_size, start_side
 
 
-def _read_matching(reader: _Reader, node: Node | None) -> Matching:
+def _read_matching(reader: NodeReader, node: Node | None) -> Matching:
     matching_node = reader.mapping(node, "matching", "{same-colour: true, same-number: true, same-action-kind: true, wild-always: true}")
     if not matching_node:
         return Matching(True, True, True, True)
@@ -258,7 +259,7 @@ def _read_matching(reader: _Reader, node: Node | None) -> Matching:
 
 
 def _check_citations(
-    reader: _Reader, path: str, kinds: tuple[Kind, ...], disputes: Disputes, option_rules: dict[str, str], rules: tuple[Rule, ...]
+    reader: NodeReader, path: str, kinds: tuple[Kind, ...], disputes: Disputes, option_rules: dict[str, str], rules: tuple[Rule, ...]
 ) -> None:
     """Every rule a kind, a dispute or an option cites is defined; every option a rule names exists."""
     rule_ids = {rule.id for rule in rules}
@@ -281,7 +282,7 @@ def _check_citations(
                 reader.error(rule.position, f"rule '{rule.id}' names unknown option '{option}'{did_you_mean(option, OPTIONS)}")
 
 
-def _check_coverage(reader: _Reader, path: str, kinds: tuple[Kind, ...], options: dict[str, object], rules: tuple[Rule, ...]) -> None:
+def _check_coverage(reader: NodeReader, path: str, kinds: tuple[Kind, ...], options: dict[str, object], rules: tuple[Rule, ...]) -> None:
     """Exactly one rule governs each check the spec's cards and options can give rise to."""
     covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
     effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
@@ -294,7 +295,7 @@ def _check_coverage(reader: _Reader, path: str, kinds: tuple[Kind, ...], options
             reader.error(Position(path), f"the check '{check}' is governed by {count} rules; it needs exactly one")
 
 
-def _check_stacking(reader: _Reader, path: str, kinds: tuple[Kind, ...], options: dict[str, object]) -> None:
+def _check_stacking(reader: NodeReader, path: str, kinds: tuple[Kind, ...], options: dict[str, object]) -> None:
     """The stacking table names kinds of the spec, each of which gives a penalty to stack on."""
     kind_names = {kind.name for kind in kinds}
     stacking = options.get("stacking", ())
@@ -310,7 +311,7 @@ def _check_stacking(reader: _Reader, path: str, kinds: tuple[Kind, ...], options
             reader.error(Position(path), f"option stacking: '{owed}' gives no penalty to stack on")
 
 
-def _checked_deck(reader: _Reader, spec: Spec, tree: Mapping, deck_node: Node | None, deck_tokens: list[str]) -> Spec:
+def _checked_deck(reader: NodeReader, spec: Spec, tree: Mapping, deck_node: Node | None, deck_tokens: list[str]) -> Spec:
     """The deck: physical cards of the spec's faces, the rulebook's composition unless ``deck-composition:
     unchecked``, enough cards to deal, and points a log can state."""
     path = spec.path
@@ -376,7 +377,7 @@ def _playability_problems(spec: Spec, catalogue: Catalogue, tree: Mapping, path:
     return problems
 
 
-def _read_sides(reader: _Reader, node: Node | None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def _read_sides(reader: NodeReader, node: Node | None) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """``sides``: one or two named sides, each with its colours. A card has one face per side; a spec with one side
     writes a card as its face. The two sides of version 1, ``light`` and ``dark``, keep that order however written."""
     sides = reader.mapping(node, "sides", "{light: {colours: [red, ...]}, dark: {colours: [pink, ...]}}")
@@ -410,7 +411,7 @@ def _read_sides(reader: _Reader, node: Node | None) -> tuple[tuple[str, ...], li
     return names, colours
 
 
-def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[Kind, ...]:
+def _read_kinds(reader: NodeReader, node: Node | None, side_names: tuple[str, ...]) -> tuple[Kind, ...]:
     kinds_node = reader.mapping(node, "kinds", "{number: {class: number, ...}, ...}")
     if not kinds_node:
         return ()
@@ -425,7 +426,7 @@ def _read_kinds(reader: _Reader, node: Node | None, side_names: tuple[str, ...])
     return tuple(kinds)
 
 
-def _read_kind(reader: _Reader, name: str, entry: Mapping, side_names: tuple[str, ...]) -> Kind:
+def _read_kind(reader: NodeReader, name: str, entry: Mapping, side_names: tuple[str, ...]) -> Kind:
     """One kind of face: its class, sides, numbers, copies, points, effects and what it does turned up at the start."""
     what = f"kind '{name}'"
     reader.keys(entry, KIND_KEYS, {"class", "sides", "copies", "points", "rule", "start-rule", "at-start"}, what)
@@ -466,7 +467,7 @@ def _read_kind(reader: _Reader, name: str, entry: Mapping, side_names: tuple[str
     )
 
 
-def _read_class(reader: _Reader, node: Node | None) -> FaceClass:
+def _read_class(reader: NodeReader, node: Node | None) -> FaceClass:
     class_name = reader.text(node, "class")
     if class_name is not None:
         try:
@@ -476,7 +477,7 @@ def _read_class(reader: _Reader, node: Node | None) -> FaceClass:
     return FaceClass.NUMBER
 
 
-def _read_kind_sides(reader: _Reader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, ...]:
+def _read_kind_sides(reader: NodeReader, node: Node | None, side_names: tuple[str, ...]) -> tuple[int, ...]:
     sides = []
     for side_node in reader.sequence(node, "sides"):
         side = reader.text(side_node, "a side")
@@ -487,7 +488,7 @@ def _read_kind_sides(reader: _Reader, node: Node | None, side_names: tuple[str, 
     return tuple(sides)
 
 
-def _read_numbers(reader: _Reader, node: Node | None, what: str) -> tuple[int, ...]:
+def _read_numbers(reader: NodeReader, node: Node | None, what: str) -> tuple[int, ...]:
     """``numbers: {from: 1, to: 9}``: counted, never expanded beyond what a deck may hold."""
     numbers_node = reader.mapping(node, "numbers", "{from: 1, to: 9}")
     if not numbers_node:
@@ -506,7 +507,7 @@ def _read_numbers(reader: _Reader, node: Node | None, what: str) -> tuple[int, .
 
 
 def _check_effects(
-    reader: _Reader, entry: Mapping, what: str, names: list[str], face_class: FaceClass, side_names: tuple[str, ...]
+    reader: NodeReader, entry: Mapping, what: str, names: list[str], face_class: FaceClass, side_names: tuple[str, ...]
 ) -> None:
     """Effects that need one another, or a class, or a second side."""
     if "challengeable" in names and not any(n in ("next-player-draws", "next-player-draws-until-colour") for n in names):
@@ -520,7 +521,7 @@ def _check_effects(
         reader.error(entry.keys.get("effects", entry.position), f"{what}: a flip needs a second side to turn to")
 
 
-def _read_at_start(reader: _Reader, node: Node | None, what: str) -> list[str]:
+def _read_at_start(reader: NodeReader, node: Node | None, what: str) -> list[str]:
     at_start: list[str] = []
     for start_node in reader.sequence(node, "at-start"):
         action = reader.text(start_node, "a start action")
@@ -534,7 +535,7 @@ def _read_at_start(reader: _Reader, node: Node | None, what: str) -> list[str]:
 
 
 def _deck_size(
-    reader: _Reader, node: Node | None, kinds: tuple[Kind, ...], side_names: tuple[str, ...], colours: list[tuple[str, ...]], path: str
+    reader: NodeReader, node: Node | None, kinds: tuple[Kind, ...], side_names: tuple[str, ...], colours: list[tuple[str, ...]], path: str
 ) -> None:
     """Refuse a deck of more than MAX_DECK_CARDS faces on a side, counted from the kinds (colours x numbers x copies)
     before any card is made: a few lines of YAML may not ask for millions of cards."""
@@ -552,7 +553,7 @@ def _deck_size(
             )
 
 
-def _read_copies(reader: _Reader, node: Node | None, numbers: tuple[int, ...], what: str) -> tuple[int, tuple[tuple[int, int], ...]]:
+def _read_copies(reader: NodeReader, node: Node | None, numbers: tuple[int, ...], what: str) -> tuple[int, tuple[tuple[int, int], ...]]:
     """``copies: 2``, or for a number kind ``copies: {0: 1, other: 2}``: copies of particular numbers, per colour."""
     if not isinstance(node, Mapping):
         return reader.number(node, "copies", 1) or 1, ()
@@ -578,7 +579,7 @@ TURN_EFFECTS = ("reverse", "skip", "skip-everyone")
 PENALTY_EFFECTS = ("next-player-draws", "next-player-draws-until-colour")
 
 
-def _conflicting_effects(reader: _Reader, entry: Mapping, what: str, names: list[str]) -> None:
+def _conflicting_effects(reader: NodeReader, entry: Mapping, what: str, names: list[str]) -> None:
     """Effects the vocabulary gives no combined meaning: one would silently undo or hide another, so they are errors."""
     where = entry.keys.get("effects", entry.position)
     for name in sorted({name for name in names if names.count(name) > 1}):
@@ -597,7 +598,7 @@ def _conflicting_effects(reader: _Reader, entry: Mapping, what: str, names: list
         )
 
 
-def _conflicting_start(reader: _Reader, entry: Mapping, what: str, names: list[str], at_start: list[str]) -> None:
+def _conflicting_start(reader: NodeReader, entry: Mapping, what: str, names: list[str], at_start: list[str]) -> None:
     """Start actions that one another would silently undo."""
     where = entry.keys.get("at-start", entry.position)
     if "apply-effects" not in at_start:
@@ -609,7 +610,7 @@ def _conflicting_start(reader: _Reader, entry: Mapping, what: str, names: list[s
         reader.error(where, f"{what}: 'reverse' beside 'apply-effects' of a reversing card turns the direction twice (not at all)")
 
 
-def _read_effect(reader: _Reader, node: Node) -> Effect | None:
+def _read_effect(reader: NodeReader, node: Node) -> Effect | None:
     if isinstance(node, Scalar):
         if node.value in EFFECTS_PLAIN:
             return Effect(node.value)
@@ -629,7 +630,7 @@ def _read_effect(reader: _Reader, node: Node) -> Effect | None:
     return None
 
 
-def _read_effect_settings(reader: _Reader, name: str, node: Mapping) -> Effect | None:
+def _read_effect_settings(reader: NodeReader, name: str, node: Mapping) -> Effect | None:
     """``{flip: {draw-pile: keep}}`` or ``{next-player-draws: {count: 5, into: discard-pile}}``."""
     allowed = EFFECT_SETTINGS[name]
     keys = set(allowed) | ({"count"} if name in EFFECTS_WITH_AMOUNT else set())
@@ -647,7 +648,7 @@ def _read_effect_settings(reader: _Reader, name: str, node: Mapping) -> Effect |
     return Effect(name, amount, tuple(settings))
 
 
-def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -> tuple[dict[str, object], dict[str, str]]:
+def _read_options(reader: NodeReader, node: Node | None, kinds: tuple[Kind, ...]) -> tuple[dict[str, object], dict[str, str]]:
     options: dict[str, object] = {}
     option_rules: dict[str, str] = {}
     options_node = reader.mapping(node, "options", "{target: {value: 500, rule: game.end}, ...}")
@@ -681,7 +682,7 @@ def _read_options(reader: _Reader, node: Node | None, kinds: tuple[Kind, ...]) -
     return options, option_rules
 
 
-def _read_stacking(reader: _Reader, node: Node | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def _read_stacking(reader: NodeReader, node: Node | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Option stacking: which kinds may be played on a draw penalty not yet drawn, passing it on with their own added.
     A list of kinds means each on its own kind (``[draw-one]``); a mapping names, for the kind of the penalty owed,
     the kinds that may go on it (``{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}``)."""
@@ -704,7 +705,7 @@ def stacking_text(stacking: object) -> str:
     return "; ".join(f"{' or '.join(allowed)} on {owed}" for owed, allowed in pairs) or "none"
 
 
-def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
+def _read_disputes(reader: NodeReader, node: Node | None) -> Disputes:
     """The ``disputes`` section; a setting left out keeps its first value (see ``DISPUTE_SETTINGS``)."""
     section = reader.mapping(node, "disputes", DISPUTES_FORM)
     if section is None:
@@ -736,7 +737,7 @@ def _read_disputes(reader: _Reader, node: Node | None) -> Disputes:
     return Disputes(guilty, innocent, chosen["catch"]["draws"])
 
 
-def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str, object]) -> tuple[Rule, ...]:
+def _fill_summaries(reader: NodeReader, rules: tuple[Rule, ...], options: dict[str, object]) -> tuple[Rule, ...]:
     """Put the option values in force into summaries: ``{target}`` becomes the spec's target."""
     import dataclasses
 
@@ -762,7 +763,7 @@ def _fill_summaries(reader: _Reader, rules: tuple[Rule, ...], options: dict[str,
     return tuple(filled)
 
 
-def _read_rules(reader: _Reader, node: Node | None, sources: dict[str, Source]) -> tuple[Rule, ...]:
+def _read_rules(reader: NodeReader, node: Node | None, sources: dict[str, Source]) -> tuple[Rule, ...]:
     rules = []
     seen: dict[str, Position] = {}
     for item in reader.sequence(node, "rules"):
