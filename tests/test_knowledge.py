@@ -138,3 +138,16 @@ def test_option_choices_are_enums_read_from_the_spec_s_words() -> None:
     assert isinstance(settings.reshuffle, Reshuffle) and isinstance(settings.dealer_rotation, DealerRotation)
     assert flip.dealer_step == (1 if DealerRotation(flip.spec.options["dealer-rotation"]) is DealerRotation.LEFT else -1)
     assert flip.reshuffle_keeps_top == (Reshuffle(flip.spec.options["reshuffle"]) is Reshuffle.KEEP_TOP)
+
+
+def test_the_verbs_are_one_enum_that_the_reader_the_writer_and_moves_share() -> None:
+    from referee.engine.moves import Move
+    from referee.log.events import Verb
+    from referee.log.reader import VERBS
+    from referee.log.writer import format_event
+
+    assert VERBS == {verb.value for verb in Verb}
+    for line, verb in [("Ann plays red-5", Verb.PLAYS), ("Ann draws", Verb.DRAWS), ("Ann catches Bob", Verb.CATCHES)]:
+        move = Move.parse(line)
+        assert move.verb == verb and type(move.verb) is str  # the move's verb is the plain word (its repr stays 'plays')
+        assert format_event(move.event) == line

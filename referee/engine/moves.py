@@ -26,15 +26,15 @@ from referee.log.writer import format_event
 _EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Swap, ev.Reshuffle, ev.Score)
 _ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card
 _VERBS: dict[type, str] = {
-    ev.Play: "plays",
-    ev.Draw: "draws",
-    ev.Pass: "passes",
-    ev.Choose: "chooses",
-    ev.Call: "calls",
-    ev.Catch: "catches",
-    ev.Challenge: "challenges",
-    ev.Swap: "swaps",
-    ev.Score: "scores",
+    ev.Play: ev.Verb.PLAYS.value,
+    ev.Draw: ev.Verb.DRAWS.value,
+    ev.Pass: ev.Verb.PASSES.value,
+    ev.Choose: ev.Verb.CHOOSES.value,
+    ev.Call: ev.Verb.CALLS.value,
+    ev.Catch: ev.Verb.CATCHES.value,
+    ev.Challenge: ev.Verb.CHALLENGES.value,
+    ev.Swap: ev.Verb.SWAPS.value,
+    ev.Score: ev.Verb.SCORES.value,
     ev.Reshuffle: "reshuffle",
 }
 

@@ -11,6 +11,22 @@ default, and a move, a legality or an environment in the middle of a game is pic
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Verb(StrEnum):
+    """The verb of a player's line (docs/log-format.md), each written once: the reader reads it, the writer writes it,
+    a move and an environment's action name it. A member is the string itself."""
+
+    PLAYS = "plays"
+    DRAWS = "draws"
+    PASSES = "passes"
+    CHOOSES = "chooses"
+    CALLS = "calls"
+    CATCHES = "catches"
+    CHALLENGES = "challenges"
+    SWAPS = "swaps"
+    SCORES = "scores"
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import BinaryIO, Final
 
 from referee.errors import did_you_mean, escape
 from referee.log import events as ev
@@ -23,7 +23,8 @@ BLOCK_BYTES = 256 * 1024
 MAX_SYNTAX_ERRORS = 1000
 
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
-VERBS = frozenset({"plays", "draws", "passes", "chooses", "calls", "catches", "challenges", "swaps", "scores"})
+VERBS = frozenset(verb.value for verb in ev.Verb)
+_PLAYS: Final = ev.Verb.PLAYS.value  # the hot path compares with a plain string
 KEYWORDS = frozenset(
     {"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "public", "start", "reshuffle", "shows", "uno"}
 )
@@ -84,7 +85,7 @@ class LogReader:
         self._good_names = _GOOD_NAMES
         self._good_cards = _GOOD_CARDS
         self._good_plays = _GOOD_PLAYS
-        self._fast = {"plays": self._fast_play, "draws": self._fast_draw, "passes": self._fast_pass}
+        self._fast = {_PLAYS: self._fast_play, ev.Verb.DRAWS.value: self._fast_draw, ev.Verb.PASSES.value: self._fast_pass}
         self._card_form_of = card_form_of
         self._pending_header: list[ev.Event] = []
         self._spec_name: str | None = None
@@ -214,7 +215,7 @@ class LogReader:
             if not tokens:
                 continue
             count = len(tokens)
-            if count == 3 and tokens[1] == "plays" and self._state == _EVENTS and tokens[0] in good_names and not self._public:
+            if count == 3 and tokens[1] == _PLAYS and self._state == _EVENTS and tokens[0] in good_names and not self._public:
                 card = good_plays.get(tokens[2])
                 if card is not None:
                     yield Play(line_number, tokens[0], card, None)
@@ -500,9 +501,9 @@ class LogReader:
             return self._arity(line, f"P {verb} Q")
         if not self._check_name(line, args[0]):
             return None
-        if verb == "catches":
+        if verb == ev.Verb.CATCHES:
             return ev.Catch(line, player, args[0])
-        if verb == "swaps":
+        if verb == ev.Verb.SWAPS:
             return ev.Swap(line, player, args[0])
         return ev.Challenge(line, player, args[0])
 
@@ -570,15 +571,15 @@ _CONVERT = "iconv -f {0} -t UTF-8 game.log > game-utf8.log; in PowerShell: Get-C
 
 # Each verb's reader of a player's line (``LogReader._event_line``).
 _VERB_LINES: dict[str, Callable[[LogReader, int, str, str, list[str]], ev.Event | None]] = {
-    "plays": LogReader._plays_line,
-    "draws": LogReader._draws_line,
-    "passes": LogReader._passes_line,
-    "chooses": LogReader._chooses_line,
-    "calls": LogReader._calls_line,
-    "catches": LogReader._names_line,
-    "challenges": LogReader._names_line,
-    "swaps": LogReader._names_line,
-    "scores": LogReader._scores_line,
+    ev.Verb.PLAYS: LogReader._plays_line,
+    ev.Verb.DRAWS: LogReader._draws_line,
+    ev.Verb.PASSES: LogReader._passes_line,
+    ev.Verb.CHOOSES: LogReader._chooses_line,
+    ev.Verb.CALLS: LogReader._calls_line,
+    ev.Verb.CATCHES: LogReader._names_line,
+    ev.Verb.CHALLENGES: LogReader._names_line,
+    ev.Verb.SWAPS: LogReader._names_line,
+    ev.Verb.SCORES: LogReader._scores_line,
 }
 # Each keyword line's reader (``LogReader._keyword_line``), the header's excepted.
 _KEYWORD_LINES: dict[str, Callable[[LogReader, int, list[str]], ev.Event | None]] = {

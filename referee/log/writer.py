@@ -7,7 +7,7 @@ import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from referee.errors import InputError, Position, escape
 from referee.log import events as ev
@@ -19,6 +19,16 @@ def _cards(cards: tuple[str, ...]) -> str:
 
 
 # Each event's line, by the event's type: one lookup, not a test per kind (a game's log is written whole at its end).
+# The verbs, from the one list of them (events.Verb), as plain strings for the formats below.
+_PLAYS: Final = ev.Verb.PLAYS.value
+_DRAWS: Final = ev.Verb.DRAWS.value
+_PASSES: Final = ev.Verb.PASSES.value
+_CHOOSES: Final = ev.Verb.CHOOSES.value
+_CALLS: Final = ev.Verb.CALLS.value
+_CATCHES: Final = ev.Verb.CATCHES.value
+_CHALLENGES: Final = ev.Verb.CHALLENGES.value
+_SWAPS: Final = ev.Verb.SWAPS.value
+_SCORES: Final = ev.Verb.SCORES.value
 _FORMATS: dict[type, Callable[[Any], str]] = {
     ev.Players: lambda event: "players " + " ".join(event.names),
     ev.SpecName: lambda event: f"spec {event.name}",
@@ -29,19 +39,19 @@ _FORMATS: dict[type, Callable[[Any], str]] = {
     ev.Shuffle: lambda event: "shuffle " + " ".join(event.cards),
     ev.Hand: lambda event: f"hand {event.player} " + " ".join(event.cards),
     ev.Public: lambda event: "public",
-    ev.DrawCount: lambda event: f"{event.player} draws {event.count}",
+    ev.DrawCount: lambda event: f"{event.player} {_DRAWS} {event.count}",
     ev.Shows: lambda event: f"shows {event.player}" + _cards(event.faces),
     ev.Start: lambda event: f"start {event.card}",
-    ev.Play: lambda event: f"{event.player} plays {event.card}" + (f" {event.colour}" if event.colour else ""),
-    ev.Draw: lambda event: f"{event.player} draws" + _cards(event.cards),
-    ev.Pass: lambda event: f"{event.player} passes",
-    ev.Choose: lambda event: f"{event.player} chooses {event.colour}",
-    ev.Call: lambda event: f"{event.player} calls uno",
-    ev.Catch: lambda event: f"{event.player} catches {event.target}",
-    ev.Challenge: lambda event: f"{event.player} challenges {event.target}",
-    ev.Swap: lambda event: f"{event.player} swaps {event.target}",
+    ev.Play: lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
+    ev.Draw: lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards),
+    ev.Pass: lambda event: f"{event.player} {_PASSES}",
+    ev.Choose: lambda event: f"{event.player} {_CHOOSES} {event.colour}",
+    ev.Call: lambda event: f"{event.player} {_CALLS} uno",
+    ev.Catch: lambda event: f"{event.player} {_CATCHES} {event.target}",
+    ev.Challenge: lambda event: f"{event.player} {_CHALLENGES} {event.target}",
+    ev.Swap: lambda event: f"{event.player} {_SWAPS} {event.target}",
     ev.Reshuffle: lambda event: "reshuffle" + _cards(event.cards),
-    ev.Score: lambda event: f"{event.player} scores {event.points}",
+    ev.Score: lambda event: f"{event.player} {_SCORES} {event.points}",
 }
 
 

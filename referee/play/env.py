@@ -53,6 +53,7 @@ except ImportError as error:  # pragma: no cover - the extra is installed by the
 
 from referee.engine.moves import Move
 from referee.log import events as ev
+from referee.log.events import Verb
 from referee.play.game import Game
 from referee.play.seat import Encoding
 from referee.play.table import Decision, Table
@@ -156,12 +157,12 @@ class Actions:
                     named += sorted(rules.side_colours[side])
                 elif None not in named:
                     named.append(None)
-            keys += [("plays", token, colour) for colour in dict.fromkeys(named)]
-        keys += [("draws",), ("passes",), ("challenges",), ("calls",), ("wait",)]
-        keys += [("chooses", colour) for colour in colours]
-        keys += [("catches", seat) for seat in range(players)]
+            keys += [(Verb.PLAYS.value, token, colour) for colour in dict.fromkeys(named)]
+        keys += [(Verb.DRAWS.value,), (Verb.PASSES.value,), (Verb.CHALLENGES.value,), (Verb.CALLS.value,), ("wait",)]
+        keys += [(Verb.CHOOSES.value, colour) for colour in colours]
+        keys += [(Verb.CATCHES.value, seat) for seat in range(players)]
         if rules.seven_swaps:
-            keys += [("swaps", seat) for seat in range(players)]
+            keys += [(Verb.SWAPS.value, seat) for seat in range(players)]
         self.keys = tuple(keys)
         self.index = {key: number for number, key in enumerate(keys)}
 
@@ -172,9 +173,9 @@ class Actions:
         """The key of a move (the seat of a catch's or a swap's target, not its name)."""
         event = move.event
         if isinstance(event, ev.Play):
-            return ("plays", event.card, event.colour)
+            return (Verb.PLAYS.value, event.card, event.colour)
         if isinstance(event, ev.Choose):
-            return ("chooses", event.colour)
+            return (Verb.CHOOSES.value, event.colour)
         if isinstance(event, ev.Catch | ev.Swap):
             return (move.verb, seats[event.target])
         return (move.verb,)
@@ -182,9 +183,9 @@ class Actions:
     def describe(self, action: int, players: Sequence[str]) -> str:
         """An action as words: ``plays red-5``, ``catches player_2``, ``wait``."""
         key = self.keys[action]
-        if key[0] == "plays":
+        if key[0] == Verb.PLAYS:
             return f"plays {key[1]}" + (f" {key[2]}" if key[2] else "")
-        if key[0] in ("catches", "swaps"):
+        if key[0] in (Verb.CATCHES, Verb.SWAPS):
             return f"{key[0]} {players[key[1]]}"
         return " ".join(str(part) for part in key)
 

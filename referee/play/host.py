@@ -31,6 +31,7 @@ from typing import Any
 
 from referee.engine.moves import Move, MoveError
 from referee.errors import UsageError, escape
+from referee.log.events import Verb
 from referee.play.game import check_names
 from referee.play.sandbox import Sandbox
 from referee.play.table import Decision, Table
@@ -387,7 +388,7 @@ def fallback(decision: Decision) -> Move | None:
     allow; else the first legal move (a colour, a swap: the rules demand one)."""
     if decision.optional:
         return None
-    for verb in ("draws", "passes"):
+    for verb in (Verb.DRAWS.value, Verb.PASSES.value):
         for move in decision.moves:
             if move.verb == verb:
                 return move

@@ -25,11 +25,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from referee.engine.moves import Move
 from referee.log import events as ev
 from referee.play.game import Game
 from referee.rules.compiler import Rules
+
+# The verbs the table asks about, as plain strings (compiled code compares them on every decision).
+_PASSES: Final = ev.Verb.PASSES.value
+_DRAWS: Final = ev.Verb.DRAWS.value
+_CALLS_OR_CATCHES: Final = (ev.Verb.CALLS.value, ev.Verb.CATCHES.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,10 +165,10 @@ class Table:
             if player is not None:
                 by_player.setdefault(player, []).append(move)
         mine = by_player.get(turn or "", [])
-        if any(move.verb == "passes" for move in mine):  # after a draw: the next player waits for the pass
+        if any(move.verb == _PASSES for move in mine):  # after a draw: the next player waits for the pass
             for player, theirs in by_player.items():
-                if player != turn and any(move.verb == "draws" for move in theirs):
-                    by_player[player] = [move for move in theirs if move.verb in ("calls", "catches")]
+                if player != turn and any(move.verb == _DRAWS for move in theirs):
+                    by_player[player] = [move for move in theirs if move.verb in _CALLS_OR_CATCHES]
         for player, theirs in by_player.items():
             if player != turn and theirs and player not in self._asked:
                 return Decision(player, tuple(theirs), optional=True)
