@@ -146,7 +146,7 @@ def test_the_verbs_are_one_enum_that_the_reader_the_writer_and_moves_share() -> 
     from referee.log.reader import VERBS
     from referee.log.writer import format_event
 
-    assert VERBS == {verb.value for verb in Verb}
+    assert {verb.value for verb in Verb} == VERBS
     for line, verb in [("Ann plays red-5", Verb.PLAYS), ("Ann draws", Verb.DRAWS), ("Ann catches Bob", Verb.CATCHES)]:
         move = Move.parse(line)
         assert move.verb == verb and type(move.verb) is str  # the move's verb is the plain word (its repr stays 'plays')
