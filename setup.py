@@ -35,7 +35,6 @@ COMPILED = [
     "referee/log/reader.py",
     "referee/rules/effects.py",
     "referee/engine/reject.py",
-    "referee/engine/knowledge.py",
     "referee/engine/public_knowledge.py",
     "referee/engine/state.py",
     "referee/engine/scoring.py",

@@ -20,7 +20,6 @@ COMPILED = (
     "referee.log.reader",
     "referee.rules.effects",
     "referee.engine.reject",
-    "referee.engine.knowledge",
     "referee.engine.public_knowledge",
     "referee.engine.state",
     "referee.engine.scoring",

@@ -1,7 +1,7 @@
 """Card knowledge, one object per mode: chosen by the line that deals the round, and the only place that knows the mode.
 
 The engine keeps the checks in their order; what a take, a play from a hand, a counted draw, a flip or a reshuffle
-does to the cards is the mode's (referee/engine/knowledge.py, referee/engine/public_knowledge.py). These tests pin
+does to the cards is the mode's (the Knowledge classes of referee/engine/state.py, and referee/engine/public_knowledge.py). These tests pin
 that the deal line chooses the mode, that the engine and its parts never ask which mode they are in, and that a
 full-mode check does not load the public mode at all.
 """
@@ -18,7 +18,7 @@ import pytest
 
 from referee.checking.replay import card_form, check_path
 from referee.engine.engine import Engine
-from referee.engine.knowledge import FULL, OBSERVED, FullKnowledge, Knowledge
+from referee.engine.state import FULL, OBSERVED, FullKnowledge, Knowledge
 from referee.log.reader import LogReader
 from referee.rules.compiler import load_rules
 

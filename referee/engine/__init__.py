@@ -2,8 +2,8 @@
 
 ``state`` is the table (piles, hands, side, direction, phase); ``legality`` answers what may be played on
 what; ``deal``, ``disputes`` (challenges, UNO calls, jump-ins) and ``scoring`` are the parts of a round the
-``engine`` orders; ``knowledge`` is how the cards of a round are known, one object per mode (full, observed,
-and ``public_knowledge`` with its records in ``hidden``: the unknown cards and the facts about them), so that
-the engine keeps the checks in their order and never asks which mode it is in; ``reject`` is a rule broken;
+``engine`` orders; the state's ``Knowledge`` is how the cards of a round are known, one object per mode (full,
+observed, and ``public_knowledge`` with its records in ``hidden``: the unknown cards and the facts about them),
+so that the engine keeps the checks in their order and never asks which mode it is in; ``reject`` is a rule broken;
 ``moves`` are the immutable values a game is pushed with, and the listing of the legal ones.
 """

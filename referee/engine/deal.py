@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from referee.cards import Card
-from referee.engine.knowledge import FULL, OBSERVED
 from referee.engine.legality import why_unknown
 from referee.engine.reject import Reject
-from referee.engine.state import DEALING, PLAYING, ROUND_OVER, SETUP, START_AGAIN
+from referee.engine.state import DEALING, FULL, OBSERVED, PLAYING, ROUND_OVER, SETUP, START_AGAIN
 from referee.log import events as ev
 from referee.rules import effects
 from referee.rules.compiler import Rules

@@ -34,10 +34,9 @@ from referee.engine.hidden import (
     seen_card,
     term_add,
 )
-from referee.engine.knowledge import OBSERVED, Knowledge
 from referee.engine.legality import not_a_face
 from referee.engine.reject import Reject
-from referee.engine.state import ROUND_OVER, DrawKind
+from referee.engine.state import OBSERVED, ROUND_OVER, DrawKind, Knowledge
 from referee.rules import effects
 from referee.spec.vocabulary import Check
 from referee.verdicts import Code, RoundResult
