@@ -95,9 +95,7 @@ def test_compiled_rules_pickle_as_constructor_calls_and_keep_identity() -> None:
 
 # The helpers the engine's own modules share; code outside the engine uses apply, snapshot/restore, matches,
 # playable, resolve_in_hand, can_reshuffle and round_points (referee/engine/engine.py's docstring).
-ENGINE_INTERNALS = (
-    "seat_of|card|cards|name_of|warn|take|remove_from_hand|close_window|settle|flip|apply_effects|catch_owed|finish_round|forget_cards"
-)
+ENGINE_INTERNALS = "seat_of|card|cards|name_of|warn|take|close_window|settle|flip|apply_effects|catch_owed|finish_round|forget_cards"
 
 
 def test_no_code_outside_the_engine_calls_its_internal_helpers() -> None:

@@ -44,6 +44,7 @@ from referee.engine.state import (
     Penalty,
     Phase,
     Snapshot,
+    from_hand,
 )
 from referee.log import events as ev
 from referee.rules import effects
@@ -274,16 +275,6 @@ class Engine:
         state.uno_player = None
         state.uno_called = False
         state.uno_caught = False
-
-    def remove_from_hand(self, seat: int, card: Card) -> None:
-        """Take one copy of ``card`` out of ``seat``'s hand (the caller knows it is there)."""
-        state = self.state
-        hand = state.hands[seat]
-        if hand[card] == 1:
-            del hand[card]
-        else:
-            hand[card] -= 1
-        state.hand_sizes[seat] -= 1
 
     # -- playing
 
@@ -603,7 +594,7 @@ class Engine:
         penalty.challengeable = False
         card = state.knowledge.take(state, seat, named)
         if penalty.into_discard:
-            self.remove_from_hand(seat, card)
+            from_hand(state, seat, card)
             state.discard_pile.insert(len(state.discard_pile) - 1, card)
         if penalty.count > 0:
             penalty.count -= 1

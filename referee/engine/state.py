@@ -215,13 +215,7 @@ class Knowledge:
 
     def play_from_hand(self, engine: EngineApi, seat: int, card: Card, line: int, same_as: int | None) -> None:
         """``card`` leaves ``seat``'s hand (the caller put it on the discard pile)."""
-        state = engine.state
-        hand = state.hands[seat]
-        if hand[card] == 1:
-            del hand[card]
-        else:
-            hand[card] -= 1
-        state.hand_sizes[seat] -= 1
+        from_hand(engine.state, seat, card)
 
     def held_colour(self, engine: EngineApi, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
         """A restricted face (a wild draw card) was played on ``colour``: the cards of that colour its player still
@@ -342,6 +336,16 @@ class FullKnowledge(Knowledge):
             if "return-to-draw-pile" not in faces[card.faces[state.side]].at_start:
                 break
         return card
+
+
+def from_hand(state: GameState, seat: int, card: Card) -> None:
+    """One copy of ``card`` leaves ``seat``'s hand (the caller knows it is there)."""
+    hand = state.hands[seat]
+    if hand[card] == 1:
+        del hand[card]
+    else:
+        hand[card] -= 1
+    state.hand_sizes[seat] -= 1
 
 
 def to_hand(state: GameState, seat: int, card: Card) -> Card:
