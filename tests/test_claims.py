@@ -231,11 +231,11 @@ def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
     completed = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert completed.returncode == 1
     (result,) = json.loads(completed.stdout)["specs"]
-    claims = {claim["id"]: claim for claim in result.claims}
+    claims = {claim["id"]: claim for claim in result["claims"]}
     assert claims["play.skip-everyone"]["status"] == "refuted" and claims["play.skip"]["status"] == "proved"
     assert claims["play.skip-everyone"]["source"].startswith("UNO Flip! instruction sheet")
     assert claims["play.skip-everyone"]["counterexample"].startswith("# counterexample to play.skip-everyone")
-    assert junit.read_text().count("<testcase") == len(result.invariants) + len(result.claims) + len(result.gaps)
+    assert junit.read_text().count("<testcase") == len(result["invariants"]) + len(result["claims"]) + len(result["gaps"])
     text = subprocess.run(args[:-4], capture_output=True, text=True, timeout=300).stdout
     assert " claims:" in text and "the rulebook: UNO Flip! instruction sheet" in text
 
@@ -341,7 +341,7 @@ def test_each_claim_form_is_one_object_and_the_prover_asks_no_form_by_name() -> 
     forms = claims_module.FORMS_BY_NAME
     assert claims_module.WITHDRAWABLE == ("play", "start", "challenge", "catch", "stack")
     assert not forms["table"].withdrawable and forms["stack"].withdrawable
-    for module in ("claims.py", "prove.py"):
+    for module in ("claims.py", "prove.py", "counterexamples.py"):
         source = (ROOT / "referee" / "proof" / module).read_text(encoding="utf-8")
         # dispatching on a form's name; selecting the deck claims, or the reader's pseudo-form "withdrawn", is not
         branches = re.findall(r"\.form (?:==|!=) \"(?!withdrawn\"|deck\")|\.form (?:not )?in \(", source)

@@ -1470,6 +1470,93 @@ def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeo
     return Status.REFUTED, list(players), f"{why}, but a {kind} may still go on {', '.join(owed)}: restate the claim instead"
 
 
+# -- refutations a form writes without searching for a game (``ClaimForm.written``): (decided, the text or None)
+
+Written = tuple[bool, str | None]
+_SEARCH: Written = (False, None)
+
+
+def _table_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+    """The player range: the table of one player too many or too few that the spec turns away or accepts."""
+    figures = claim.figures
+    if "min-players" not in figures and "max-players" not in figures:
+        return _SEARCH
+    spec = rules.spec
+    low, high = figures.get("min-players", spec.min_players), figures.get("max-players", spec.max_players)
+    if spec.min_players > low or spec.max_players < high:  # a table the rulebook allows, turned away
+        wanted, verdict = (low if spec.min_players > low else high), "the spec turns the table away (bad-setup at line 3)"
+    elif spec.max_players > high or spec.min_players < low:  # a table the rulebook does not allow, accepted
+        wanted, verdict = (high + 1 if spec.max_players > high else low - 1), "the spec accepts it"
+    else:
+        return True, None
+    names = " ".join(f"Player{index + 1}" for index in range(wanted))
+    return True, (
+        f"# counterexample to {claim.id}: the rulebook is for {low} to {high} players; a table of {wanted}: {verdict}\n"
+        f"# replay: referee check --spec {spec_path} THIS-LOG\n"
+        f"players {names}\nround 1\ndealer Player1\n"
+    )
+
+
+# An option no game of a spec can show: the faces it is about, as (what the faces are, the test of a face's rules).
+_OPTION_FACES: dict[str, tuple[str, Callable[[FaceRules], bool]]] = {
+    "flip-colour-chooser": ("a Flip", lambda face_rules: face_rules.flip),
+    "zero-rotates": ("a 0", lambda face_rules: face_rules.face.number == 0),
+    "seven-swaps": ("a 7", lambda face_rules: face_rules.face.number == 7),
+}
+
+
+def _option_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+    """For an option claim about faces the spec does not have (a Flip in classic UNO, a 0 in UNO Flip): no game can
+    show the option at work, so the refutation is the state and the reason, not a log."""
+    name = claim.figures.get("name")
+    if name not in _OPTION_FACES:
+        return _SEARCH
+    what, has = _OPTION_FACES[name]
+    if any(has(face_rules) for face_rules in rules.faces.values()):
+        return _SEARCH
+    value = rules.spec.options.get(name)
+    shown = str(value).lower() if isinstance(value, bool) else str(value)
+    return True, (
+        f"# refutation of {claim.id}: the spec sets option {name} to {shown}, not {claim.whose} value\n"
+        f"# no game can show it: no face of this spec is {what}, so no state of any game differs by it;\n"
+        f"# the state is the compiled rules themselves (referee rules --spec {rules.spec.path})\n"
+    )
+
+
+def _stack_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+    """A kind the spec's option stacking never lets go on a penalty: no game shows it stacked."""
+    kind = claim.figures["kind"]
+    if any(f.stackable for f in rules.faces.values() if f.face.kind == kind):
+        return _SEARCH
+    return True, (
+        f"# refutation of {claim.id}: a {kind} is meant to be stacked on a penalty owed\n"
+        f"# no game can show it: the spec's option stacking lets no {kind} go on any penalty;\n"
+        f"# the state: a player owes a penalty and holds a {kind}; playing it is illegal-play\n"
+    )
+
+
+def _start_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+    """A start claim about a kind that never stays turned up (its ``at-start`` sends it back to the draw pile): no game
+    can reach a round it starts, so the refutation is the state and the reason, not a log."""
+    if claim.figures.get("returned"):
+        return _SEARCH
+    kind = claim.figures["kind"]
+    start_side = rules.spec.start_side
+    faces = [f for f in rules.faces.values() if f.face.kind == kind and f.face.side == start_side]
+    if not faces or not all("return-to-draw-pile" in f.at_start for f in faces):
+        return _SEARCH
+    side = rules.spec.side_names[start_side]
+    return True, (
+        f"# refutation of {claim.id}: a {kind} turned up is meant to start the round, but the spec sends it back\n"
+        f"# no game can show it: every {kind} on the {side} side has at-start return-to-draw-pile, so no round starts on one;\n"
+        f"# the state: the {kind} is the card turned up, it goes back into the draw pile and another card is turned up\n"
+    )
+
+
+def _searched(claim: Claim, rules: Rules, spec_path: str) -> Written:
+    return _SEARCH
+
+
 # -- the forms, each defined once
 
 
@@ -1477,14 +1564,16 @@ def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeo
 class ClaimForm:
     """One claim form, defined once as ``InvariantForms`` defines an invariant: how its figures are read from a
     claims file (``read``), how the prover answers it over the compiled rules and Z3 (``answer``), how one step of a
-    concrete game is checked against it (``check``), and, for a claim a house spec may withdraw, how the withdrawal
-    is proved (``withdraw``)."""
+    concrete game is checked against it (``check``), for a claim a house spec may withdraw, how the withdrawal is
+    proved (``withdraw``), and the refutation it writes without searching for a game (``written``; the prover's
+    counterexample search runs otherwise)."""
 
     name: str
     read: Callable[[_Reader, Mapping], dict[str, Any]]
     answer: Answering
     check: FormCheck
     withdraw: Answering | None = None
+    written: Callable[[Claim, Rules, str], Written] = _searched
 
     @property
     def withdrawable(self) -> bool:
@@ -1501,6 +1590,7 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             _card(start_question, _ever_starts),
             _start_step,
             _withdrawn(lambda claim, rules, n, timeout_ms: start_possible(claim, rules, n, timeout_ms), of_a_kind=True),
+            _start_written,
         ),
         ClaimForm(
             "challenge",
@@ -1516,12 +1606,18 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             _catch_step,
             _withdrawn(lambda claim, rules, n, timeout_ms: first_sat(catch_question(claim, rules, n, timeout_ms, True))),
         ),
-        ClaimForm("stack", _read_stack, _stack_answer, _stack_step, _withdrawn_stack),
+        ClaimForm("stack", _read_stack, _stack_answer, _stack_step, _withdrawn_stack, _stack_written),
         ClaimForm("points", _read_points, _finite(points_problem, ENUMERATED), _points_step),
         ClaimForm("matching", _read_matching, _finite(matching_problem, ENUMERATED), _matching_step),
         ClaimForm("deck", _read_deck, _finite(deck_problem, ENUMERATED), _deck_step),
-        ClaimForm("table", _read_table, _table_answer, _table_step),
-        ClaimForm("option", _read_option, _finite(option_problem, "the spec's option has the rulebook's value"), option_violation),
+        ClaimForm("table", _read_table, _table_answer, _table_step, written=_table_written),
+        ClaimForm(
+            "option",
+            _read_option,
+            _finite(option_problem, "the spec's option has the rulebook's value"),
+            option_violation,
+            written=_option_written,
+        ),
     )
 }
 WITHDRAWABLE = tuple(form.name for form in FORMS_BY_NAME.values() if form.withdrawable)
