@@ -8,19 +8,21 @@ format page prescribes, so that two careful implementations agree on the
 code. Every fact of the game (faces, effects, points, options, rule ids) is
 read from ``Rules``.
 
-The engine is five modules, one per responsibility:
+The engine package is a module per responsibility:
 
-- ``referee.engine.state``: the records it changes (``GameState``, ``Penalty``, ``Dispute``);
-- ``referee.engine.legality``: matching, which card a token names, whose turn it is (and ``Reject``);
+- ``referee.engine.state``: the records it changes (``GameState``, ``Penalty``, ``Dispute``) and how a
+  round's cards are known (``Knowledge``: full, observed; ``public_knowledge`` for a public round);
+- ``referee.engine.legality``: matching, which card a token names, whose turn it is;
 - ``referee.engine.deal``: the header, each round's setup, the deal and the card turned up;
 - this module: the turn (plays, draws, passes, colour choices, penalties, reshuffles, scores)
   and the dispatch, the snapshots and the helpers the others share;
 - ``referee.engine.disputes``: saying UNO, catches and challenges;
+- ``referee.engine.reject``: a rule broken, raised at the check that fails;
 
 with ``referee.rules.effects`` (what a face does, shared with the Z3 model) and
 ``referee.engine.scoring``. The helpers without a leading underscore are the ones the
-other engine modules call; code outside the engine uses ``apply``,
-``snapshot``/``restore``, ``matches``, ``playable``, ``resolve_in_hand`` and
+other engine modules call (through ``state.EngineApi``); code outside the engine uses ``apply``,
+``judge`` (a "what if"), ``snapshot``/``restore``, ``matches``, ``playable``, ``resolve_in_hand`` and
 ``round_points``.
 """
 

@@ -1,9 +1,9 @@
 """The game state: where every card is and whose move it is, with what is owed and disputed.
 
-Records only: ``Engine`` (``referee.engine.engine``) owns the one ``GameState`` of a
-game and is the only code that changes it. ``GameState.copy`` and
-``Snapshot`` are the cheap copies behind ``Engine.snapshot``/``restore``
-(``referee.Game``'s atomic push and its pop).
+``Engine`` (``referee.engine.engine``) owns the one ``GameState`` of a game; it and the parts it calls
+change it, among them the round's ``Knowledge`` (how its cards are known, below), which moves the cards.
+``GameState.copy`` and ``Snapshot`` are the cheap copies behind ``Engine.snapshot``/``restore``
+(``referee.Game``'s atomic push and its pop). ``EngineApi`` is the engine as its parts see it.
 """
 
 from __future__ import annotations
