@@ -12,8 +12,8 @@ def _shipped_specs() -> Path:
     """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""
     try:
         return Path(str(importlib.import_module("referee.specs").__file__)).resolve().parent
-    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside it
-        return Path(__file__).resolve().parent.parent / "specs"
+    except ImportError:  # the source tree imported without an install (``python -m referee`` in a clone): specs/ beside
+        return Path(__file__).resolve().parents[2] / "specs"  # referee/spec/paths.py -> the clone's specs/
 
 
 SPECS = _shipped_specs()
