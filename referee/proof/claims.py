@@ -128,12 +128,9 @@ class _Reader(NodeReader):
         super().__init__()
         self.path = path
 
-    def fail(self, position: Position, message: str) -> None:
-        self.error(position, message)
-
     def scalar(self, node: Node | None, what: str, where: Position) -> str:
         if not isinstance(node, Scalar):
-            self.fail(node.position if node is not None else where, f"{what} must be a single value")
+            self.error(node.position if node is not None else where, f"{what} must be a single value")
             return ""
         return node.value
 
@@ -142,7 +139,7 @@ class _Reader(NodeReader):
         if value in allow:
             return value
         if not value.isascii() or not value.isdigit() or len(value) > 6:
-            self.fail(
+            self.error(
                 node.position if node is not None else where, f"{what} must be a whole number{' or ' if allow else ''}{' or '.join(allow)}"
             )
             return 0
@@ -153,7 +150,7 @@ class _Reader(NodeReader):
             return default
         value = self.scalar(node, what, where)
         if value not in choices:
-            self.fail(node.position if node is not None else where, f"{what} is one of {', '.join(choices)}, not '{value}'")
+            self.error(node.position if node is not None else where, f"{what} is one of {', '.join(choices)}, not '{value}'")
         return value
 
 
@@ -163,7 +160,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
     claims: list[Claim] = []
     for item in items.items if items is not None else ():
         if not isinstance(item, Mapping):
-            reader.fail(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
+            reader.error(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
             continue
         withdrawn = reader.scalar(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
         if withdrawn and set(item.entries) == {"id", "withdrawn"}:  # the rulebook's claim no longer applies
@@ -174,7 +171,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
         forms = [form for form in FORMS if form in item.entries]
         if len(forms) != 1:
-            reader.fail(item.position, f"claim '{claim_id}' needs exactly one of {', '.join(FORMS)}")
+            reader.error(item.position, f"claim '{claim_id}' needs exactly one of {', '.join(FORMS)}")
             continue
         form = forms[0]
         source_node = item.entries.get("source")
@@ -186,14 +183,14 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
             title, publisher = sources.get(key, (key, ""))
             if key not in sources:
                 known = sorted(sources)
-                reader.fail(
+                reader.error(
                     source_node.position,
                     f"claim '{claim_id}' cites unknown source '{key}'{did_you_mean(key, known)} (sources: {', '.join(known)})",
                 )
             source = f"{title} ({publisher}), {section}"
             cites = (key, section)
         else:
-            reader.fail(item.position, f"claim '{claim_id}' needs a source {{key: KEY, section: SECTION}}")
+            reader.error(item.position, f"claim '{claim_id}' needs a source {{key: KEY, section: SECTION}}")
         condition: list[tuple[str, str]] = []
         condition_node = item.entries.get("if")
         if condition_node is not None:
@@ -201,7 +198,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
                 for name, value in condition_node.entries.items():
                     condition.append((name, reader.scalar(value, f"if {name}", condition_node.position)))
             else:
-                reader.fail(condition_node.position, "if is a mapping {OPTION: VALUE}")
+                reader.error(condition_node.position, "if is a mapping {OPTION: VALUE}")
         figures = _read_form(reader, form, item.entries[form])
         claims.append(
             Claim(
@@ -224,7 +221,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
 def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
     """A claim's figures, read by its form's reader (``ClaimForm.read``)."""
     if not isinstance(node, Mapping):
-        reader.fail(node.position, f"{form} is a mapping")
+        reader.error(node.position, f"{form} is a mapping")
         return {}
     return FORMS_BY_NAME[form].read(reader, node)
 
@@ -253,7 +250,7 @@ def _read_start(reader: _Reader, node: Mapping) -> dict[str, Any]:
         return {"kind": reader.scalar(entries.get("kind"), "kind", where), "returned": True}
     for key in ("to-act", "colour"):
         if key not in entries:
-            reader.fail(where, f"a start claim needs '{key}' (or returned: true)")
+            reader.error(where, f"a start claim needs '{key}' (or returned: true)")
     return {
         "kind": reader.scalar(entries.get("kind"), "kind", where),
         "returned": False,
@@ -324,7 +321,7 @@ def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
         figures["sides"] = {}
         for side_name, side_node in sides.entries.items():
             if not isinstance(side_node, Mapping):
-                reader.fail(sides.position, f"each side is a mapping of its colours and kinds, not '{side_name}'")
+                reader.error(sides.position, f"each side is a mapping of its colours and kinds, not '{side_name}'")
                 continue
             figures["sides"][side_name] = _read_side(reader, side_node)
     pairing = entries.get("pairing")
@@ -339,11 +336,11 @@ def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
 
     where = node.position
     if len(node.entries) != 1:
-        reader.fail(where, "an option claim names one option: {OPTION: VALUE}")
+        reader.error(where, "an option claim names one option: {OPTION: VALUE}")
         return {}
     ((name, value),) = node.entries.items()
     if name not in OPTIONS:
-        reader.fail(where, f"unknown option '{name}' in an option claim")
+        reader.error(where, f"unknown option '{name}' in an option claim")
         return {}
     if name == "stacking":
         return {"name": name, "value": _stacking_figure(reader, value)}
@@ -367,7 +364,7 @@ def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
         return {
             reader.scalar(item, "a kind", node.position): frozenset({reader.scalar(item, "a kind", node.position)}) for item in node.items
         }
-    reader.fail(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
+    reader.error(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
     return {}
 
 
@@ -1346,6 +1343,7 @@ def _compare_colour(colour: str, state: Any, what: str) -> str | None:
 # -- how the prover answers each form over the compiled rules (and Z3); a withdrawn claim's answer
 
 Answered = tuple[Status, list[int], str]  # proved / refuted (for which player counts) / unknown, and a detail
+ENUMERATED = "by enumeration of every case against the compiled rules"
 Answering = Callable[[Claim, Rules, tuple[int, ...], int], Answered]
 
 
@@ -1368,9 +1366,6 @@ def _table_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_
         return Status.PROVED, [], ENUMERATED
     status, refuted = for_each_count(players, lambda n: ask(hand_size_question(claim, rules, n, timeout_ms)))
     return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
-
-
-ENUMERATED = "by enumeration of every case against the compiled rules"
 
 
 def _dispute(question: Callable[..., list[z3.Solver]], what: str) -> Answering:
