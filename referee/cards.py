@@ -11,7 +11,8 @@ a catalogue.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+
+from referee.records import dataclass
 
 
 class FaceClass(enum.Enum):

@@ -7,7 +7,7 @@ are not valid, and bugs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from referee.records import dataclass
 
 OUT_OF_MEMORY = "out of memory (a limit on this process, or an input too large for it)"  # the one line, exit 2
 

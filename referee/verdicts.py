@@ -5,9 +5,11 @@ Rendering to text or JSON happens at the edge (``referee.checking.report``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
+
+from referee.records import dataclass
 
 
 class Code(StrEnum):
@@ -82,6 +84,8 @@ class LogError:
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
+    """How one round of a checked log ended: finished or not, its winner, side, points and totals."""
+
     number: int
     finished: bool
     winner: str | None = None

@@ -10,7 +10,7 @@ exact cards that would be drawn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from referee.engine.state import Ruling
 from referee.errors import InputError, ReportedError
 from referee.log import events as ev
 from referee.log.inputs import LogSource
+from referee.records import dataclass
 from referee.verdicts import Code, Diagnostic, HiddenAnswer, LogError
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})

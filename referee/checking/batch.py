@@ -26,11 +26,12 @@ import re
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from referee.log.inputs import LogSource
+from referee.records import dataclass
 
 if TYPE_CHECKING:  # imported when a pool is started: multiprocessing costs a single check's start-up 9 ms
     from concurrent.futures import Future, ProcessPoolExecutor

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
 from referee.errors import escape
+from referee.records import dataclass
 from referee.verdicts import FileVerdict
 
 if TYPE_CHECKING:

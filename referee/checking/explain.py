@@ -10,7 +10,6 @@ rendered to text or JSON at the edge.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from referee.log.reader import PAIRS, CardForm, LogReader
 from referee.log.writer import format_event
 from referee.public.rounds import Branches, rule_of
 from referee.public.rounds import judge as public_judge
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.spec.model import Rule, ruling_text
 from referee.spec.vocabulary import Check

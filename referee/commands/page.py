@@ -10,7 +10,6 @@ error and ``adjudicate``'s rulings are attached to their lines. The page
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from referee.engine.state import direction_token, phase_label
 from referee.errors import InputError, Position
 from referee.log import events as ev
 from referee.log.inputs import LogSource
+from referee.records import dataclass
 from referee.rules.compiler import FaceRules, Rules
 from referee.verdicts import Diagnostic
 

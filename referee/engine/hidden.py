@@ -20,9 +20,10 @@ its facts are a shared linked list, so that a snapshot costs little.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from referee.cards import Card, Face, FaceClass
+from referee.records import dataclass
 
 Terms = tuple[tuple[int, int], ...]
 """A sum of unknown vectors: (unknown id, coefficient), +1 for a batch, -1 for a pick."""

@@ -11,7 +11,6 @@ engine in its property tests.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import cast
 
 from referee.cards import Card
@@ -22,6 +21,7 @@ from referee.errors import RefereeError, escape
 from referee.log import events as ev
 from referee.log.reader import PAIRS, CardForm, LogReader
 from referee.log.writer import format_event
+from referee.records import dataclass
 
 _EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Swap, ev.Reshuffle, ev.Score)
 _ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card

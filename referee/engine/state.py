@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import IntEnum, StrEnum
 from typing import TYPE_CHECKING, Final, Protocol
 
 from referee.cards import Card, Face
 from referee.engine.reject import Reject
+from referee.records import dataclass
 from referee.rules import effects
 from referee.spec.vocabulary import Check
 from referee.verdicts import Code, RoundResult

@@ -10,8 +10,9 @@ default, and a move, a legality or an environment in the middle of a game is pic
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+from referee.records import dataclass
 
 
 class Verb(StrEnum):
@@ -31,6 +32,8 @@ class Verb(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Players:
+    """``players P1 ... Pn``: the players in seating order."""
+
     line: int
     names: tuple[str, ...]
 
@@ -46,6 +49,8 @@ class Players:
 
 @dataclass(frozen=True, slots=True)
 class SpecName:
+    """``spec NAME``: the rule spec the log names."""
+
     line: int
     name: str
 
@@ -61,6 +66,8 @@ class SpecName:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
+    """``deck C1 ...``: the physical deck, which light face is printed on which dark face."""
+
     line: int
     cards: tuple[str, ...]
 
@@ -76,6 +83,8 @@ class Deck:
 
 @dataclass(frozen=True, slots=True)
 class Target:
+    """``target N``: the points that end the game."""
+
     line: int
     points: int
 
@@ -91,6 +100,8 @@ class Target:
 
 @dataclass(frozen=True, slots=True)
 class Round:
+    """``round N``: a round begins."""
+
     line: int
     number: int
 
@@ -106,6 +117,8 @@ class Round:
 
 @dataclass(frozen=True, slots=True)
 class Dealer:
+    """``dealer P``: the dealer of the round."""
+
     line: int
     player: str
 
@@ -121,6 +134,8 @@ class Dealer:
 
 @dataclass(frozen=True, slots=True)
 class Shuffle:
+    """``shuffle C1 ...``: the draw pile after shuffling, top card first (full mode)."""
+
     line: int
     cards: tuple[str, ...]
 
@@ -136,6 +151,8 @@ class Shuffle:
 
 @dataclass(frozen=True, slots=True)
 class Hand:
+    """``hand P C1 ...``: the cards dealt to P (observed mode)."""
+
     line: int
     player: str
     cards: tuple[str, ...]
@@ -163,6 +180,8 @@ class Public:
 
 @dataclass(frozen=True, slots=True)
 class Start:
+    """``start C``: the card turned up to start the discard pile (observed mode)."""
+
     line: int
     card: str
 
@@ -178,6 +197,8 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Play:
+    """``P plays CARD [COLOUR]``: a card from P's hand onto the discard pile, with the colour named for a wild."""
+
     line: int
     player: str
     card: str
@@ -197,6 +218,8 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Draw:
+    """``P draws [CARD ...]``: cards from the draw pile; no cards named when the shuffle tells them."""
+
     line: int
     player: str
     cards: tuple[str, ...]
@@ -252,6 +275,8 @@ class Shows:
 
 @dataclass(frozen=True, slots=True)
 class Pass:
+    """``P passes``: P keeps the card of a turn draw and ends the turn."""
+
     line: int
     player: str
 
@@ -267,6 +292,8 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Choose:
+    """``P chooses COLOUR``: the colour in play when a start card or an uncovered card is a wild."""
+
     line: int
     player: str
     colour: str
@@ -284,6 +311,8 @@ class Choose:
 
 @dataclass(frozen=True, slots=True)
 class Call:
+    """``P calls uno``."""
+
     line: int
     player: str
 
@@ -299,6 +328,8 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Catch:
+    """``P catches Q``: Q did not say UNO in time."""
+
     line: int
     player: str
     target: str
@@ -316,6 +347,8 @@ class Catch:
 
 @dataclass(frozen=True, slots=True)
 class Challenge:
+    """``P challenges Q``: P challenges Q's wild draw card."""
+
     line: int
     player: str
     target: str
@@ -352,6 +385,8 @@ class Swap:
 
 @dataclass(frozen=True, slots=True)
 class Reshuffle:
+    """``reshuffle [CARD ...]``: the discard pile less its top card becomes the draw pile."""
+
     line: int
     cards: tuple[str, ...]
 
@@ -367,6 +402,8 @@ class Reshuffle:
 
 @dataclass(frozen=True, slots=True)
 class Score:
+    """``P scores N``: a claim of the points P won in the last finished round."""
+
     line: int
     player: str
     points: int

@@ -15,11 +15,11 @@ import os
 import stat
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
 from referee.errors import InputError, Position, UsageError, escape
+from referee.records import dataclass
 from referee.safe_io import FileProblem, kind, reason
 
 STDIN = "-"

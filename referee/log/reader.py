@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO, Final
 
 from referee.errors import did_you_mean, escape
 from referee.log import events as ev
+from referee.records import dataclass
 from referee.safe_io import checkpoint
 
 MAX_LINE_BYTES = 64 * 1024
@@ -64,6 +64,8 @@ _HEADER, _ROUND, _DEALER, _HANDS, _STARTS, _EVENTS = range(6)
 
 @dataclass(frozen=True, slots=True)
 class SyntaxProblem:
+    """A line the reader cannot read: its number and why."""
+
     line: int
     message: str
 

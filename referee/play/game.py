@@ -22,7 +22,6 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Iterable, Mapping, MutableSequence, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -36,6 +35,7 @@ from referee.errors import IllegalMove, UsageError
 from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.play.seat import Encoding, History, SeatView, seat_view
+from referee.records import dataclass
 from referee.rules.compiler import Rules, load_rules
 from referee.spec.extends import default_spec_name, resolve_spec
 from referee.verdicts import Diagnostic, FileVerdict

@@ -25,7 +25,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from referee.log.events import Verb
 from referee.play.game import check_names
 from referee.play.sandbox import Sandbox
 from referee.play.table import Decision, Table
+from referee.records import dataclass
 
 PROTOCOL = 2  # 2: the view's history comes in the lines not sent yet; round-over and game-over messages
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen

@@ -13,7 +13,6 @@ side of every other player's cards and of the draw pile's top card).
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from referee.cards import Card
@@ -21,6 +20,7 @@ from referee.engine.state import PLAYING, Dispute, GameState, direction_token, p
 from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.public.projection import public_event, shows, start_cards
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from referee.cards import Card
 from referee.engine.deal import hands_from
@@ -21,6 +21,7 @@ from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, E
 from referee.engine.moves import legal_moves
 from referee.log import events as ev
 from referee.log.writer import format_event
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Kim", "Max", "Ned")

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from referee.engine.moves import Move
 from referee.log import events as ev
 from referee.play.game import Game
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 
 # The verbs the table asks about, as plain strings (compiled code compares them on every decision).

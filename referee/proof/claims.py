@@ -28,7 +28,7 @@ import dataclasses
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import z3
@@ -39,6 +39,7 @@ from referee.errors import Position, SpecError, did_you_mean
 from referee.log import events as ev
 from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
 from referee.proof.queries import Answer, Status, ask, first_sat, for_each_count
+from referee.records import dataclass
 from referee.rules.compiler import FaceRules, Rules
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from referee.proof.claims import Claim, counts_for, faces_of, game_claims, option_value
 from referee.proof.queries import Status
+from referee.records import dataclass
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
 

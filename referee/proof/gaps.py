@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import z3
 
 from referee.proof.model import NONE, Model, State, solver
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.spec.vocabulary import FlipColourChooser
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ from referee.errors import Position, SpecError
 from referee.proof.gaps import SITUATIONS, Gap
 from referee.proof.model import Model, State, solver
 from referee.proof.queries import Answer, Status, all_unsat, ask, for_each_count, per_player_count
+from referee.records import dataclass
 from referee.rules import effects
 from referee.rules.compiler import Rules
 from referee.spec.loader import Mapping, Scalar, Sequence, load_file
@@ -33,12 +33,16 @@ from referee.spec.loader import Mapping, Scalar, Sequence, load_file
 
 @dataclass(frozen=True, slots=True)
 class Invariant:
+    """An invariant of the claims file: its id and its summary."""
+
     id: str
     summary: str
 
 
 @dataclass(frozen=True, slots=True)
 class Invariants:
+    """A spec's invariants, with the card count they hold for and the gaps checked beside them."""
+
     cards: int
     invariants: tuple[Invariant, ...]
     gaps: tuple[Gap, ...]
@@ -263,6 +267,8 @@ CHECKERS = {invariant_id: forms.prove for invariant_id, forms in INVARIANT_FORMS
 
 @dataclass
 class Piles:
+    """The piles of a concrete state, as an invariant's concrete check reads them."""
+
     draw_pile: list[Any]
     discard_pile: list[Any]
     hand_sizes: list[int]

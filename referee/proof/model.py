@@ -17,11 +17,11 @@ timeout and a fixed seed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import z3
 
+from referee.records import dataclass
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
 from referee.spec.vocabulary import FlipColourChooser

@@ -16,7 +16,7 @@ for the shortest one that reaches a violating state, and prints it as a log.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 import z3
@@ -26,11 +26,14 @@ from referee.proof.counterexamples import claim_counterexample, find_counterexam
 from referee.proof.gaps import GapResult, gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Status
+from referee.records import dataclass
 from referee.rules.compiler import Rules, load_rules
 
 
 @dataclass
 class ProofResult:
+    """One claim's or invariant's answer: its status, the player counts asked, the time and any refuting log."""
+
     id: str
     status: Status
     players: list[int]

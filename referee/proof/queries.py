@@ -9,7 +9,6 @@ proved. Induction over the transition relation (``Init => Inv`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -17,6 +16,7 @@ import z3
 
 from referee.proof.model import Model, State, solver
 from referee.public.consistency import stopped_by_interrupt
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 
 PLAYER_COUNTS = tuple(range(2, 11))

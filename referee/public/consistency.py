@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import z3
 
 from referee.engine.hidden import Batch, Fact, Fixed, Held, HiddenDeck, Pick, Put, Refill, Same, Shown, Terms
+from referee.records import dataclass
 
 
 class Undetermined(Exception):

@@ -11,13 +11,14 @@ consistent up to the furthest line any branch reaches.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from referee.engine.engine import Engine
 from referee.engine.hidden import Batch, Fact, Held, HiddenState, Pick
 from referee.engine.state import Dispute, Snapshot
 from referee.log import events as ev
+from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.verdicts import Code, Diagnostic, HiddenAnswer
 

@@ -10,10 +10,11 @@ engine check enforces. The Z3 model (``referee.proof``) compiles the same
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from pathlib import Path
 
 from referee.cards import Card, Face
+from referee.records import dataclass
 from referee.rules import cache as rules_cache
 from referee.spec import extends as spec_extends
 from referee.spec.catalogue import Catalogue

@@ -12,9 +12,9 @@ engine/Z3 agreement test checks that the two readings agree.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from referee.records import dataclass
 from referee.rules.compiler import FaceRules
 
 

@@ -10,10 +10,10 @@ compiler (``referee.rules.compiler``) turns a ``Spec`` into the engine's tables.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from referee.cards import FaceClass
 from referee.errors import Position
+from referee.records import dataclass
 from referee.spec.nodes import Mapping, Scalar, Sequence
 from referee.spec.paths import SPECS
 from referee.spec.vocabulary import (
@@ -118,6 +118,8 @@ class Source:
 
 @dataclass(frozen=True, slots=True)
 class Citation:
+    """Where a rule comes from: a source's key and the section in it."""
+
     key: str
     section: str
 
@@ -176,6 +178,8 @@ def load_text_resource(name: str) -> Mapping:
 
 @dataclass(frozen=True, slots=True)
 class Rule:
+    """A rule of the spec: its id, summary, citation, ruling, options and the checks that enforce it."""
+
     id: str
     summary: str
     citation: Citation
@@ -199,6 +203,8 @@ class Effect:
 
 @dataclass(frozen=True, slots=True)
 class Kind:
+    """A kind of face in the deck: its class, sides, copies, numbers, points, effects and rule."""
+
     name: str
     face_class: FaceClass
     sides: tuple[int, ...]
@@ -215,6 +221,8 @@ class Kind:
 
 @dataclass(frozen=True, slots=True)
 class Matching:
+    """What a played face must share with the top of the discard pile."""
+
     same_colour: bool
     same_number: bool
     same_action_kind: bool

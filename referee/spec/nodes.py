@@ -6,19 +6,24 @@ only looks at nodes, or unpickles compiled rules, does not import PyYAML.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from referee.errors import Position
+from referee.records import dataclass
 
 
 @dataclass(frozen=True, slots=True)
 class Scalar:
+    """A scalar of the YAML file, as text, with its position."""
+
     value: str
     position: Position
 
 
 @dataclass(frozen=True, slots=True)
 class Sequence:
+    """A sequence of the YAML file, with its position."""
+
     items: tuple[Node, ...]
     position: Position
 
