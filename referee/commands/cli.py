@@ -21,7 +21,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from referee import errors
+from referee import __version__, errors
 from referee.errors import RefereeError
 
 _DEBUG = False
@@ -120,7 +120,7 @@ _format_option = click.option(
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(None, "-V", "--version", package_name="referee")
+@click.version_option(__version__, "-V", "--version", prog_name="referee")
 @click.option("--debug", is_flag=True, help="Show a traceback for an internal error.")
 def main(debug: bool) -> None:
     """The UNO Flip referee: check recorded games against the rules as data.
@@ -383,18 +383,9 @@ def _write_ci(output_format: str, logs: Any, command: str, progress: Any) -> Non
     if output_format == "junit":
         ci_report.write_junit(said, echo, command)
     elif output_format == "sarif":
-        ci_report.write_sarif(said, echo, command, _version())
+        ci_report.write_sarif(said, echo, command, __version__)
     else:
         ci_report.write_github(said, echo)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("referee")
-    except PackageNotFoundError:
-        return "0"
 
 
 def _load_rules(spec_path: Path, roots: tuple[Path, ...] = ()) -> Any:
