@@ -29,7 +29,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import field
-from typing import Any
+from typing import Any, TypeVar
 
 import z3
 
@@ -37,32 +37,35 @@ from referee.cards import Face, FaceClass
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError, did_you_mean
 from referee.log import events as ev
-from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, solver
+from referee.proof import restate
+from referee.proof.figures import (
+    NO_FIGURES,
+    AnyFigures,
+    CatchFigures,
+    ChallengeFigures,
+    ClaimReader,
+    DeckFigures,
+    MatchingFigures,
+    OptionFigures,
+    PlayFigures,
+    PointsFigures,
+    StackFigures,
+    StartFigures,
+    TableFigures,
+)
+from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, faces_of, solver
 from referee.proof.queries import Answer, Status, ask, first_sat, for_each_count
+from referee.proof.restate import option_value
 from referee.records import dataclass
 from referee.rules.compiler import FaceRules, Rules
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec
 from referee.spec.paths import SPECS
-from referee.spec.reader import NodeReader
-from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS, MATCHING_KEYS, TABLE_KEYS
+from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS
 
 FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS
-PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
-START_KEYS = frozenset({"kind", "returned", "to-act", "direction", "side", "owes", "colour"})
-# A matching or table claim restates the spec's own matching and table sections: the same keys (MATCHING_KEYS,
-# TABLE_KEYS), from the vocabulary.
-DECK_KEYS = frozenset({"cards", "sides", "pairing"})
-CHALLENGE_KEYS = frozenset({"ruling", "draws", "cards", "then", "extra"})
-CATCH_KEYS = frozenset({"draws", "cards"})
-STACK_KEYS = frozenset({"kind", "adds"})
-# The rulebooks' figures where a claim leaves them out (claims files written before the figures were claim keys):
-# an innocent challenger's extra cards and the UNO catch penalty are 2 in both official sheets.
-DEFAULT_EXTRA = 2
-DEFAULT_CATCH_CARDS = 2
-"""The forms that speak of a situation a spec may rule out (a card played, turned up, challenged, caught or stacked):
-a house spec may withdraw such a claim, and ``prove`` then proves that the situation never arises."""
+WITHDRAWN = "withdrawn"  # the form of ``{id: ..., withdrawn: REASON}``: a rulebook claim a house spec withdraws
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +76,7 @@ class Claim:
     statement: str
     source: str
     form: str
-    figures: dict[str, Any]
+    figures: AnyFigures
     condition: tuple[tuple[str, str], ...] = ()
     position: Position = field(default_factory=lambda: Position("?"))
     cites: tuple[str, str] = ("", "")  # the source's key and section, as written
@@ -92,7 +95,7 @@ class Claim:
             "statement": self.statement,
             "source": self.source,
             "form": self.form,
-            "figures": _plain(self.figures),
+            "figures": self.figures.to_json(),
             "if": dict(self.condition),
             "restated": self.restated,
             "withdrawn": self.withdrawn or None,
@@ -103,15 +106,23 @@ class Claim:
         return all(str(_option_text(rules.spec.options.get(name))) == value for name, value in self.condition)
 
 
-def _plain(value: Any) -> Any:
-    """Figures as JSON values: mappings and lists kept, sets and counters sorted."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, frozenset | set):
-        return sorted(_plain(item) for item in value)
-    if isinstance(value, tuple | list):
-        return [_plain(item) for item in value]
-    return value
+F = TypeVar("F")
+
+
+def figures_of(claim: Claim, form: type[F]) -> F:
+    """The claim's figures as its form's record: a claim reaches only its own form's questions and checks."""
+    figures = claim.figures
+    if not isinstance(figures, form):
+        raise TypeError(f"claim {claim.id} has {type(figures).__name__}, not {form.__name__}")
+    return figures
+
+
+def _kind(claim: Claim) -> str:
+    """The kind of face a play, start or stack claim speaks of."""
+    figures = claim.figures
+    if not isinstance(figures, PlayFigures | StartFigures | StackFigures):
+        raise TypeError(f"claim {claim.id} speaks of no kind of face")
+    return figures.kind
 
 
 def _option_text(value: object) -> str:
@@ -121,43 +132,9 @@ def _option_text(value: object) -> str:
 # -- reading claims
 
 
-class _Reader(NodeReader):
-    """The spec's node reader (bounded problems, "did you mean" on keys), with a claim's own readings: a value, a
-    number, a choice, each with the position to blame when the node is missing."""
-
-    def __init__(self, path: str) -> None:
-        super().__init__()
-        self.path = path
-
-    def scalar(self, node: Node | None, what: str, where: Position) -> str:
-        if not isinstance(node, Scalar):
-            self.error(node.position if node is not None else where, f"{what} must be a single value")
-            return ""
-        return node.value
-
-    def count(self, node: Node | None, what: str, where: Position, allow: tuple[str, ...] = ()) -> int | str:
-        value = self.scalar(node, what, where)
-        if value in allow:
-            return value
-        if not value.isascii() or not value.isdigit() or len(value) > 6:
-            self.error(
-                node.position if node is not None else where, f"{what} must be a whole number{' or ' if allow else ''}{' or '.join(allow)}"
-            )
-            return 0
-        return int(value)
-
-    def choice(self, node: Node | None, what: str, where: Position, choices: tuple[str, ...], default: str | None = None) -> str:
-        if node is None and default is not None:
-            return default
-        value = self.scalar(node, what, where)
-        if value not in choices:
-            self.error(node.position if node is not None else where, f"{what} is one of {', '.join(choices)}, not '{value}'")
-        return value
-
-
 def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str, str]]) -> list[Claim]:
     """Claims from a YAML list (a claims file's ``claims`` or a spec's ``claims``)."""
-    reader = _Reader(path)
+    reader = ClaimReader(path)
     claims: list[Claim] = []
     for item in items.items if items is not None else ():
         if not isinstance(item, Mapping):
@@ -166,7 +143,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         withdrawn = reader.scalar(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
         if withdrawn and set(item.entries) == {"id", "withdrawn"}:  # the rulebook's claim no longer applies
             claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
-            claims.append(Claim(claim_id, "", "", "withdrawn", {}, position=item.position, withdrawn=withdrawn))
+            claims.append(Claim(claim_id, "", "", WITHDRAWN, NO_FIGURES, position=item.position, withdrawn=withdrawn))
             continue
         reader.keys(item, CLAIM_KEYS, {"id", "statement", "source"}, "a claim")
         claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
@@ -219,169 +196,21 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
     return claims
 
 
-def _read_form(reader: _Reader, form: str, node: Node) -> dict[str, Any]:
+def _read_form(reader: ClaimReader, form: str, node: Node) -> AnyFigures:
     """A claim's figures, read by its form's reader (``ClaimForm.read``)."""
     if not isinstance(node, Mapping):
         reader.error(node.position, f"{form} is a mapping")
-        return {}
+        return NO_FIGURES
     return FORMS_BY_NAME[form].read(reader, node)
-
-
-def _read_play(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
-    return {
-        "kind": reader.scalar(entries.get("kind"), "kind", where),
-        "players": reader.choice(entries.get("players"), "players", where, ("any", "2", "3+"), "any"),
-        "next": reader.count(entries.get("next"), "next", where),
-        "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
-        "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-        "owes": reader.count(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
-        "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
-        "restricted": reader.choice(entries.get("restricted"), "restricted", where, ("true", "false"), "false") == "true",
-        "challengeable": reader.choice(entries.get("challengeable"), "challengeable", where, ("true", "false"), "false") == "true",
-    }
-
-
-def _read_start(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    reader.keys(node, START_KEYS, {"kind"}, "a start claim")
-    returned = reader.choice(entries.get("returned"), "returned", where, ("true", "false"), "false") == "true"
-    if returned:
-        return {"kind": reader.scalar(entries.get("kind"), "kind", where), "returned": True}
-    for key in ("to-act", "colour"):
-        if key not in entries:
-            reader.error(where, f"a start claim needs '{key}' (or returned: true)")
-    return {
-        "kind": reader.scalar(entries.get("kind"), "kind", where),
-        "returned": False,
-        "to-act": reader.count(entries.get("to-act"), "to-act", where),
-        "direction": reader.choice(entries.get("direction"), "direction", where, ("same", "reversed"), "same"),
-        "side": reader.choice(entries.get("side"), "side", where, ("same", "flipped"), "same"),
-        "owes": reader.count(entries.get("owes"), "owes", where, ("until-colour",)) if "owes" in entries else 0,
-        "colour": reader.choice(entries.get("colour"), "colour", where, ("card", "chosen", "uncovered")),
-    }
-
-
-def _read_stack(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    reader.keys(node, STACK_KEYS, set(STACK_KEYS), "a stack claim")
-    return {"kind": reader.scalar(entries.get("kind"), "kind", where), "adds": reader.count(entries.get("adds"), "adds", where)}
-
-
-def _read_challenge(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    if set(entries) == {"never"}:  # no challenge can arise (a house rule without bluffing)
-        if reader.choice(entries.get("never"), "never", where, ("true",)) == "true":
-            return {"never": True}
-        return {}
-    reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
-    return {
-        "never": False,
-        "extra": reader.count(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA,
-        "ruling": reader.choice(entries.get("ruling"), "ruling", where, ("guilty", "innocent")),
-        "draws": reader.choice(entries.get("draws"), "draws", where, ("player", "challenger")),
-        "cards": reader.choice(entries.get("cards"), "cards", where, ("penalty", "penalty-and-extra")),
-        "then": reader.choice(entries.get("then"), "then", where, ("challenger-plays", "challenger-loses-turn")),
-    }
-
-
-def _read_catch(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    reader.keys(node, CATCH_KEYS, {"draws"}, "a catch claim")
-    return {
-        "draws": reader.choice(entries.get("draws"), "draws", where, ("caught", "catcher")),
-        "cards": reader.count(entries["cards"], "cards", where) if "cards" in entries else DEFAULT_CATCH_CARDS,
-    }
-
-
-def _read_points(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    return {kind: reader.count(value, f"points of {kind}", node.position, ("face-value",)) for kind, value in node.entries.items()}
-
-
-def _read_matching(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    reader.keys(node, set(MATCHING_KEYS), set(MATCHING_KEYS), "a matching claim")
-    return {key: reader.choice(node.entries.get(key), key, node.position, ("true", "false")) == "true" for key in MATCHING_KEYS}
-
-
-def _read_table(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    reader.keys(node, TABLE_KEYS, set(), "a table claim")
-    where = node.position
-    return {
-        key: reader.scalar(value, key, where) if key == "start-side" else reader.count(value, key, where)
-        for key, value in node.entries.items()
-    }
-
-
-def _read_deck(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    where, entries = node.position, node.entries
-    reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
-    figures: dict[str, Any] = {"cards": reader.count(entries.get("cards"), "cards", where)}
-    sides = entries.get("sides")
-    if isinstance(sides, Mapping):
-        figures["sides"] = {}
-        for side_name, side_node in sides.entries.items():
-            if not isinstance(side_node, Mapping):
-                reader.error(sides.position, f"each side is a mapping of its colours and kinds, not '{side_name}'")
-                continue
-            figures["sides"][side_name] = _read_side(reader, side_node)
-    pairing = entries.get("pairing")
-    if isinstance(pairing, Sequence):
-        figures["pairing"] = Counter(reader.scalar(item, "a card", where).lower() for item in pairing.items)
-    return figures
-
-
-def _read_option(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    """``option: {NAME: VALUE}``: the rulebook's value of one option (``referee.spec.vocabulary``), in the spec's own terms."""
-    from referee.spec.vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_NUMBERS, OPTIONS
-
-    where = node.position
-    if len(node.entries) != 1:
-        reader.error(where, "an option claim names one option: {OPTION: VALUE}")
-        return {}
-    ((name, value),) = node.entries.items()
-    if name not in OPTIONS:
-        reader.error(where, f"unknown option '{name}' in an option claim")
-        return {}
-    if name == "stacking":
-        return {"name": name, "value": _stacking_figure(reader, value)}
-    if name in OPTION_FLAGS:
-        return {"name": name, "value": reader.choice(value, name, where, ("true", "false")) == "true"}
-    if name in OPTION_NUMBERS:
-        return {"name": name, "value": reader.count(value, name, where)}
-    return {"name": name, "value": reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name])))}
-
-
-def _stacking_figure(reader: _Reader, node: Node) -> dict[str, frozenset[str]]:
-    """Option stacking as a claim states it: ``[]`` (none), a list of kinds (each on its own kind) or a mapping
-    (the kind of the penalty owed: the kinds that may go on it); as the compiled rules' table."""
-    if isinstance(node, Mapping):
-        return {
-            owed: frozenset(reader.scalar(item, "a kind", node.position) for item in allowed.items)
-            for owed, allowed in node.entries.items()
-            if isinstance(allowed, Sequence) and allowed.items  # an empty list allows what a missing entry allows
-        }
-    if isinstance(node, Sequence):
-        return {
-            reader.scalar(item, "a kind", node.position): frozenset({reader.scalar(item, "a kind", node.position)}) for item in node.items
-        }
-    reader.error(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
-    return {}
-
-
-def option_value(rules: Rules, name: str) -> Any:
-    """The value of an option in the compiled rules, in a claim's terms (stacking as its table)."""
-    if name == "stacking":
-        return dict(rules.stacking or {})
-    return rules.spec.options.get(name)
 
 
 def option_problem(claim: Claim, rules: Rules) -> str | None:
     """An option claim: does the spec set the option to the rulebook's value? A spec that sets another value is a
     house rule only where it restates the claim with its own value."""
-    name, claimed = claim.figures.get("name"), claim.figures.get("value")
-    if name is None:
+    figures = claim.figures
+    if not isinstance(figures, OptionFigures):
         return None
+    name, claimed = figures.name, figures.value
     actual = option_value(rules, name)
     if actual != claimed:
         hint = " (a house spec restates this claim)" if not claim.restated else ""
@@ -395,25 +224,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _read_side(reader: _Reader, node: Mapping) -> dict[str, Any]:
-    """``{colours: [...], numbers: {from, to, copies}, KIND: copies per colour, WILD-KIND: copies in all}``."""
-    side: dict[str, Any] = {"kinds": {}}
-    for key, value in node.entries.items():
-        if key == "colours" and isinstance(value, Sequence):
-            side["colours"] = tuple(reader.scalar(item, "a colour", node.position) for item in value.items)
-        elif key == "numbers" and isinstance(value, Mapping):
-            side["numbers"] = tuple(reader.count(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
-            # copies of particular numbers: {from: 0, to: 9, copies: 2, 0: 1} (one 0, two of each other number)
-            side["number-copies"] = {
-                int(number): reader.count(count, f"copies of {number}", node.position)
-                for number, count in value.entries.items()
-                if number.isdigit()
-            }
-        else:
-            side["kinds"][key] = reader.count(value, key, node.position)
-    return side
 
 
 def game_of(spec: Spec) -> str:
@@ -452,7 +262,7 @@ def game_claims(rules: Rules) -> list[Claim]:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
         problems = []
         for claim in read_claims(own, spec.path, sources):
-            if claim.form != "withdrawn":  # restated (or a house spec's own claim withdrawn by a spec built on it)
+            if claim.form != WITHDRAWN:  # restated (or a house spec's own claim withdrawn by a spec built on it)
                 if claim.withdrawn and not FORMS_BY_NAME[claim.form].withdrawable:
                     problems.append((claim.position, _not_withdrawable(claim.id, claim, [])))
                 claims[claim.id] = dataclasses.replace(claim, restated=True)
@@ -512,30 +322,22 @@ def _sources(node: Node | None) -> dict[str, tuple[str, str]]:
 # -- the symbolic questions
 
 
-def faces_of(rules: Rules, kind: str) -> list[FaceRules]:
-    """One face of each behaviour among the faces of ``kind`` (the proofs need not tell two red Skips apart)."""
-    seen: dict[tuple[Any, ...], FaceRules] = {}
-    for face_rules in rules.faces.values():
-        if face_rules.face.kind == kind:
-            seen.setdefault(Model.behaviour(face_rules), face_rules)
-    return list(seen.values())
-
-
 def restriction_problem(claim: Claim, rules: Rules) -> str | None:
     """A play claim's restriction: legal only without the colour in play (else a bluff), and open to a challenge."""
-    for face_rules in faces_of(rules, claim.figures["kind"]):
+    figures = figures_of(claim, PlayFigures)
+    for face_rules in faces_of(rules, figures.kind):
         token = face_rules.face.token
-        if face_rules.restricted != claim.figures["restricted"]:
-            allowed = "only while holding no card of the colour in play" if claim.figures["restricted"] else "at any time"
+        if face_rules.restricted != figures.restricted:
+            allowed = "only while holding no card of the colour in play" if figures.restricted else "at any time"
             return f"{token} should be playable {allowed}; the spec says otherwise"
-        if face_rules.challengeable != claim.figures["challengeable"]:
-            return f"{token} should {'' if claim.figures['challengeable'] else 'not '}be open to a challenge; the spec says otherwise"
+        if face_rules.challengeable != figures.challengeable:
+            return f"{token} should {'' if figures.challengeable else 'not '}be open to a challenge; the spec says otherwise"
     return None
 
 
 def counts_for(claim: Claim, rules: Rules, players: tuple[int, ...]) -> tuple[int, ...]:
-    wanted = claim.figures.get("players", "any")
-    return tuple(n for n in players if wanted == "any" or (wanted == "2" and n == 2) or (wanted == "3+" and n >= 3))
+    """The player counts of ``players`` a claim speaks of (a play claim may speak of two players, or three and more)."""
+    return claim.figures.counts(players) if isinstance(claim.figures, PlayFigures) else players
 
 
 def _owes(state: State, model: Model, seat: Any, owes: int | str) -> Any:
@@ -547,25 +349,25 @@ def _owes(state: State, model: Model, seat: Any, owes: int | str) -> Any:
 
 def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
     """For each face of the kind: is there a play of it whose outcome differs from the claim? (sat: refuted)"""
-    figures = claim.figures
+    figures = figures_of(claim, PlayFigures)
     model = Model(rules, n, len(rules.deck))
     questions = []
-    for face_rules in faces_of(rules, figures["kind"]):
+    for face_rules in faces_of(rules, figures.kind):
         pre, post = State.make(n, "pre"), State.make(n, "post")
         seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
         moved = z3.Bool("moved")
         step = model.play(pre, post, seat, face_rules, face_colour, chosen, uncovered, moved)
-        direction = pre.direction if figures["direction"] == "same" else -pre.direction
-        side = pre.side if figures["side"] == "same" else 1 - pre.side
+        direction = pre.direction if figures.direction == "same" else -pre.direction
+        side = pre.side if figures.side == "same" else 1 - pre.side
         expected = [
             post.direction == direction,
             post.side == side,
-            post.turn == model.next_seat(seat, direction, figures["next"]),
-            _owes(post, model, model.next_seat(seat, direction, 1), figures["owes"]),
+            post.turn == model.next_seat(seat, direction, figures.next),
+            _owes(post, model, model.next_seat(seat, direction, 1), figures.owes),
         ]
-        if figures["colour"] == "card":
+        if figures.colour == "card":
             expected += [post.colour == face_colour, z3.Not(post.pending)]
-        elif figures["colour"] == "chosen":
+        elif figures.colour == "chosen":
             expected += [post.colour == chosen, z3.Not(post.pending)]
         else:
             expected += [z3.Or(post.pending, model.in_side(post.colour, post.side))]
@@ -581,9 +383,10 @@ def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     """For each face of the kind played by the player who owes a penalty (option stacking): can anyone but the next
     player owe after it, or another total than the penalty plus the claim's ``adds``? (sat: refuted). With
     ``possible``: can such a stack be played at all? (unsat: refuted, the claim would hold of nothing)"""
+    figures = figures_of(claim, StackFigures)
     model = Model(rules, n, len(rules.deck))
     questions = []
-    for face_rules in faces_of(rules, claim.figures["kind"]):
+    for face_rules in faces_of(rules, figures.kind):
         pre, post = State.make(n, "pre"), State.make(n, "post")
         seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
         step = model.play(pre, post, seat, face_rules, face_colour, chosen, uncovered, z3.Bool("moved"))
@@ -591,7 +394,7 @@ def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
         owing = z3.And(pre.owed_seat == seat, pre.owed >= 1)  # a count owed by the player who plays
         check.add(model.conservation(pre), model.turn_valid(pre), step, owing)
         if not possible:
-            expected = [post.owed_seat == model.next_seat(seat, post.direction), post.owed == pre.owed + claim.figures["adds"]]
+            expected = [post.owed_seat == model.next_seat(seat, post.direction), post.owed == pre.owed + figures.adds]
             check.add(z3.Not(z3.And(*expected)))
         questions.append(check)
     return questions
@@ -599,27 +402,27 @@ def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
 
 def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
     """For each face of the kind turned up at the start: can the deal differ from the claim? (sat: refuted)"""
-    figures = claim.figures
+    figures = figures_of(claim, StartFigures)
     model = Model(rules, n, len(rules.deck))
     questions = []
-    for face_rules in faces_of(rules, figures["kind"]):
+    for face_rules in faces_of(rules, figures.kind):
         if face_rules.face.side != rules.spec.start_side:
             continue
         state = State.make(n, "start")
         dealer = z3.Int("dealer")
         dealt = z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer))
         check = solver(timeout_ms)
-        if figures["returned"]:
+        if figures.returned:
             check.add(dealt)  # a card that goes back is never the start card: no deal has it on top
             questions.append(check)
             continue
-        direction = 1 if figures["direction"] == "same" else -1
-        side = rules.spec.start_side if figures["side"] == "same" else 1 - rules.spec.start_side
-        turn = (dealer + figures["to-act"]) % n
-        expected = [state.direction == direction, state.side == side, state.turn == turn, _owes(state, model, turn, figures["owes"])]
-        if figures["colour"] == "card":
+        direction = 1 if figures.direction == "same" else -1
+        side = rules.spec.start_side if figures.side == "same" else 1 - rules.spec.start_side
+        turn = (dealer + figures.to_act) % n
+        expected = [state.direction == direction, state.side == side, state.turn == turn, _owes(state, model, turn, figures.owes)]
+        if figures.colour == "card":
             expected += [model.in_side(state.colour, state.side), z3.Not(state.pending)]
-        elif figures["colour"] == "chosen":
+        elif figures.colour == "chosen":
             expected += [state.colour == NONE, state.pending]
         else:
             expected += [z3.Or(state.pending, model.in_side(state.colour, state.side))]
@@ -638,7 +441,7 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
     """For each challengeable face: a play of it, then a challenge ruled as the claim says (guilty or innocent).
     Can the ruling differ from the claim: who draws, how many, who moves after? (sat: refuted). With ``possible``:
     can such a challenge be made at all? (unsat: the claim would hold of nothing, so it is refuted)."""
-    figures = claim.figures
+    figures = figures_of(claim, ChallengeFigures)
     model = Model(rules, n, len(rules.deck))
     questions = []
     for face_rules in challengeable_faces(rules):
@@ -646,18 +449,18 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
         seat, chosen, uncovered, face_colour = z3.Ints("seat chosen uncovered face_colour")
         play = model.play(pre, mid, seat, face_rules, face_colour, chosen, uncovered, z3.Bool("moved"))
         challenger = mid.owed_seat
-        guilty = z3.Bool("guilty") if figures.get("never") else z3.BoolVal(figures["ruling"] == "guilty")  # never: either ruling
+        guilty = z3.Bool("guilty") if figures.never else z3.BoolVal(figures.guilty)  # never: either ruling
         ruled = model.challenge(mid, post, challenger, guilty)
         check = solver(timeout_ms)
         check.add(model.conservation(pre), model.turn_valid(pre), play, mid.hand(seat) >= 1, ruled)
         if not possible:
-            extra = figures["extra"] if figures["cards"] == "penalty-and-extra" else 0  # the claim's figure, never the spec's
+            extra = figures.extra if figures.cards == "penalty-and-extra" else 0  # the claim's figure, never the spec's
             until = mid.owed == UNTIL_COLOUR
             expected = [
-                post.owed_seat == (seat if figures["draws"] == "player" else challenger),
+                post.owed_seat == (seat if figures.draws == "player" else challenger),
                 post.owed == z3.If(until, mid.owed, mid.owed + extra),
                 post.extra == z3.If(until, mid.extra + extra, mid.extra),
-                post.after == (challenger if figures["then"] == "challenger-plays" else model.next_seat(challenger, mid.direction)),
+                post.after == (challenger if figures.then == "challenger-plays" else model.next_seat(challenger, mid.direction)),
             ]
             check.add(z3.Not(z3.And(*expected)))
         questions.append(check)
@@ -673,8 +476,9 @@ def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     check = solver(timeout_ms)
     check.add(model.conservation(pre), model.turn_valid(pre), model.uno_window(pre), model.catch(pre, post, catcher, caught))
     if not possible:
-        drawer = caught if claim.figures["draws"] == "caught" else catcher
-        check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == claim.figures["cards"], post.turn == pre.turn)))
+        figures = figures_of(claim, CatchFigures)
+        drawer = caught if figures.draws == "caught" else catcher
+        check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == figures.cards, post.turn == pre.turn)))
     return [check]
 
 
@@ -682,7 +486,7 @@ def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answe
     """'sat' when some face of the kind can start a round (a start claim that is not about a returned card needs one)."""
     model = Model(rules, n, len(rules.deck))
     options = []
-    for face_rules in faces_of(rules, claim.figures["kind"]):
+    for face_rules in faces_of(rules, figures_of(claim, StartFigures).kind):
         if face_rules.face.side == rules.spec.start_side:
             state, dealer = State.make(n, "start"), z3.Int("dealer")
             options.append(z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer)))
@@ -695,7 +499,7 @@ def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z
     model = Model(rules, n, len(rules.deck))
     state = State.make(n, "start")
     check = solver(timeout_ms)
-    check.add(model.deal(state), z3.Or(*[hand != claim.figures["hand-size"] for hand in state.hands]))
+    check.add(model.deal(state), z3.Or(*[hand != figures_of(claim, TableFigures).hand_size for hand in state.hands]))
     return check
 
 
@@ -704,7 +508,7 @@ def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z
 
 def points_problem(claim: Claim, rules: Rules) -> str | None:
     kinds = {face_rules.face.kind for face_rules in rules.faces.values()}
-    for kind, figure in claim.figures.items():
+    for kind, figure in figures_of(claim, PointsFigures).points:
         if kind not in kinds:
             return f"the spec has no face of kind {kind}"
         for face_rules in rules.faces.values():
@@ -735,49 +539,50 @@ def match_cases(rules: Rules) -> Iterator[tuple[Face, Face, str, bool]]:
 def matching_problem(claim: Claim, rules: Rules) -> str | None:
     """Every face against every top face of its side under every colour: does the engine's matching say what the claim says?"""
     for face, top, colour, matches in match_cases(rules):
-        expected = _claimed_match(claim.figures, face, top, colour)
+        expected = _claimed_match(figures_of(claim, MatchingFigures), face, top, colour)
         if matches != expected:
             verb = "may" if expected else "may not"
             return f"{face.token} {verb} be played on {top.token} (colour in play {colour}), but the spec says otherwise"
     return None
 
 
-def _claimed_match(figures: dict[str, Any], face: Face, top: Face, colour: str) -> bool:
+def _claimed_match(figures: MatchingFigures, face: Face, top: Face, colour: str) -> bool:
     if face.is_wild:
-        return bool(figures["wild-always"])
-    if figures["same-colour"] and face.colour == colour:
+        return figures.wild_always
+    if figures.same_colour and face.colour == colour:
         return True
-    if figures["same-number"] and face.number is not None and face.number == top.number:
+    if figures.same_number and face.number is not None and face.number == top.number:
         return True
     both_actions = face.face_class is FaceClass.ACTION and top.face_class is FaceClass.ACTION
-    return bool(figures["same-action-kind"] and both_actions and face.kind == top.kind)
+    return figures.same_action_kind and both_actions and face.kind == top.kind
 
 
 def deck_problem(claim: Claim, rules: Rules) -> str | None:
-    figures = claim.figures
-    if len(rules.deck) != figures["cards"]:
-        return f"the deck has {len(rules.deck)} cards, not {figures['cards']}"
-    for side_name, side in figures.get("sides", {}).items():
+    figures = figures_of(claim, DeckFigures)
+    if len(rules.deck) != figures.cards:
+        return f"the deck has {len(rules.deck)} cards, not {figures.cards}"
+    for side_name, side in figures.sides or ():
         if side_name not in rules.spec.side_names:
             return f"the spec has no {side_name} side"
         index = rules.spec.side_names.index(side_name)
         expected: Counter[str] = Counter()
-        colours = side.get("colours", ())
-        if "numbers" in side:
-            low, high, copies = side["numbers"]
+        colours = side.colours or ()
+        if side.numbers is not None:
+            low, high, copies = side.numbers
+            particular = dict(side.number_copies)
             for colour in colours:
                 for number in range(low, high + 1):
-                    expected[f"{colour}-{number}"] = side["number-copies"].get(number, copies)
-        for kind, copies in side["kinds"].items():
+                    expected[f"{colour}-{number}"] = particular.get(number, copies)
+        for kind, copies in side.kinds:
             wild = kind.startswith("wild")
-            for colour in (None,) if wild else colours:
-                expected[kind if colour is None else f"{colour}-{kind}"] = copies
+            for coloured in (None,) if wild else colours:
+                expected[kind if coloured is None else f"{coloured}-{kind}"] = copies
         actual = Counter(card.faces[index].token for card in rules.deck)
         if actual != expected:
             wrong = sorted(set(actual) ^ set(expected) | {t for t in actual if actual[t] != expected.get(t)})
             token = wrong[0]
             return f"the {side_name} side has {actual.get(token, 0)} x {token}, not {expected.get(token, 0)}"
-    pairing = figures.get("pairing")
+    pairing = figures.pairing_counts()
     if pairing is not None:
         actual_cards = Counter(card.token for card in rules.deck)
         if actual_cards != pairing:
@@ -789,13 +594,13 @@ def deck_problem(claim: Claim, rules: Rules) -> str | None:
 
 def table_problem(claim: Claim, rules: Rules) -> str | None:
     spec = rules.spec
-    figures = claim.figures
-    if "min-players" in figures and spec.min_players != figures["min-players"]:
-        return f"the spec is for at least {spec.min_players} players, not {figures['min-players']}"
-    if "max-players" in figures and spec.max_players != figures["max-players"]:
-        return f"the spec is for at most {spec.max_players} players, not {figures['max-players']}"
-    if "start-side" in figures and spec.side_names[spec.start_side] != figures["start-side"]:
-        return f"a round starts on the {spec.side_names[spec.start_side]} side, not the {figures['start-side']} side"
+    figures = figures_of(claim, TableFigures)
+    if figures.min_players is not None and spec.min_players != figures.min_players:
+        return f"the spec is for at least {spec.min_players} players, not {figures.min_players}"
+    if figures.max_players is not None and spec.max_players != figures.max_players:
+        return f"the spec is for at most {spec.max_players} players, not {figures.max_players}"
+    if figures.start_side is not None and spec.side_names[spec.start_side] != figures.start_side:
+        return f"a round starts on the {spec.side_names[spec.start_side]} side, not the {figures.start_side} side"
     return None
 
 
@@ -846,9 +651,10 @@ def before(engine: Engine) -> Before:
 def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     """One step of a game that shows an option other than the claim's value: what the log a refutation comes with
     reaches (the finite check, ``option_problem``, is the proof). Each option has its own check (``OPTION_CHECKS``)."""
-    name, claimed = claim.figures.get("name"), claim.figures.get("value")
-    if previous is None or name is None or not engine.state.players:
+    figures = claim.figures
+    if previous is None or not isinstance(figures, OptionFigures) or not engine.state.players:
         return None
+    name, claimed = figures.name, figures.value
     check = OPTION_CHECKS.get(name)
     return check(OptionStep(claim, rules, previous, engine, event, claimed)) if check is not None else None
 
@@ -1129,12 +935,12 @@ FormCheck = Callable[[Claim, Rules, Before | None, Engine, Any], str | None]  # 
 
 
 def _table_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, names = engine.state, claim.figures, rules.spec.side_names
-    wrong_side = "start-side" in figures and names[state.side] != figures["start-side"]
+    state, figures, names = engine.state, figures_of(claim, TableFigures), rules.spec.side_names
+    wrong_side = figures.start_side is not None and names[state.side] != figures.start_side
     if isinstance(event, ev.Round) and wrong_side:
-        return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures['start-side']} side"
+        return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures.start_side} side"
     if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
-        size = figures.get("hand-size")
+        size = figures.hand_size
         if size is not None and any(hand != size for hand in state.hand_sizes):
             return f"hands of {sorted(set(state.hand_sizes))} cards were dealt, not {size}"
     return None
@@ -1155,7 +961,7 @@ def _matching_step(claim: Claim, rules: Rules, previous: Before | None, engine: 
         return None
     for card in sorted(state.hands[state.turn], key=lambda card: card.token):
         face = card.faces[state.side]
-        expected = _claimed_match(claim.figures, face, top, state.colour)
+        expected = _claimed_match(figures_of(claim, MatchingFigures), face, top, state.colour)
         if engine.matches(face) != expected:
             verb = "lets" if expected else "does not let"
             return (
@@ -1166,7 +972,7 @@ def _matching_step(claim: Claim, rules: Rules, previous: Before | None, engine: 
 
 
 def _points_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, claim.figures
+    state, figures = engine.state, figures_of(claim, PointsFigures)
     if state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
         result = state.last_result
         if result.winner is None:  # the round points are the cards left in hands, under either scoring
@@ -1177,7 +983,7 @@ def _points_step(claim: Claim, rules: Rules, previous: Before | None, engine: En
                 face = card.faces[state.side]
                 figure = figures.get(face.kind)
                 if figure is not None:
-                    total += count * ((face.number or 0) if figure == "face-value" else int(figure))
+                    total += count * ((face.number or 0) if figure == PointsFigures.FACE_VALUE else int(figure))
                 else:
                     total += count * engine.rules.faces[face].points
         if result.points != total:
@@ -1186,42 +992,42 @@ def _points_step(claim: Claim, rules: Rules, previous: Before | None, engine: En
 
 
 def _start_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, names, n = engine.state, claim.figures, rules.spec.side_names, len(engine.state.players)
+    state, figures, names, n = engine.state, figures_of(claim, StartFigures), rules.spec.side_names, len(engine.state.players)
     if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         start_side = rules.spec.start_side
-        if not figures["returned"] and not any(f.face.side == start_side for f in faces_of(rules, figures["kind"])):
-            return f"cards are turned up on the {names[start_side]} side, where there is no {figures['kind']}: it never starts a round"
+        if not figures.returned and not any(f.face.side == start_side for f in faces_of(rules, figures.kind)):
+            return f"cards are turned up on the {names[start_side]} side, where there is no {figures.kind}: it never starts a round"
         start_card = state.discard_pile[0] if len(state.discard_pile) == 1 else None
         kind = start_card.faces[rules.spec.start_side].kind if start_card is not None else None
-        if kind != figures["kind"]:
+        if kind != figures.kind:
             return None
-        if figures["returned"]:
+        if figures.returned:
             return f"a {kind} stayed turned up at the start"
         dealer = state.dealer
-        expected_turn = (dealer + figures["to-act"]) % n
+        expected_turn = (dealer + figures.to_act) % n
         return _compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
     return None
 
 
 def _stack_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, claim.figures
+    state, figures = engine.state, figures_of(claim, StackFigures)
     if isinstance(event, ev.Play) and previous is not None and previous.first is not None:
         seat = state.seat[event.player]
         player, count = previous.first[0], previous.first[1]
-        if player == seat and _played_kind(rules, event.card, previous.side) == figures["kind"] and state.penalties:
+        if player == seat and _played_kind(rules, event.card, previous.side) == figures.kind and state.penalties:
             passed = state.penalties[-1]
             receiver = state.next_player(seat)
-            if passed.player != receiver or passed.count != count + figures["adds"]:
+            if passed.player != receiver or passed.count != count + figures.adds:
                 return (
-                    f"{event.player} stacked a {figures['kind']} on {count} cards: {state.players[passed.player]} owes {passed.count}, "
-                    f"not {state.players[receiver]} {count + figures['adds']}"
+                    f"{event.player} stacked a {figures.kind} on {count} cards: {state.players[passed.player]} owes {passed.count}, "
+                    f"not {state.players[receiver]} {count + figures.adds}"
                 )
     return None
 
 
 def _challenge_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, claim.figures
-    if figures.get("never"):
+    state, figures = engine.state, figures_of(claim, ChallengeFigures)
+    if figures.never:
         if isinstance(event, ev.Challenge):
             return f"{event.player} challenged {event.target}'s wild draw card: the claim is that no challenge can arise"
         return None
@@ -1238,52 +1044,52 @@ def _challenge_step(claim: Claim, rules: Rules, previous: Before | None, engine:
 
 
 def _catch_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, claim.figures
+    state, figures = engine.state, figures_of(claim, CatchFigures)
     if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
         caught = state.penalties[0]
-        drawer = state.seat[event.target if figures["draws"] == "caught" else event.player]
-        if caught.player != drawer or caught.count != figures["cards"]:
+        drawer = state.seat[event.target if figures.draws == "caught" else event.player]
+        if caught.player != drawer or caught.count != figures.cards:
             return (
                 f"{event.player} caught {event.target}: {state.players[caught.player]} owes {caught.count} cards, "
-                f"not {state.players[drawer]} {figures['cards']}"
+                f"not {state.players[drawer]} {figures.cards}"
             )
     return None
 
 
 def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, n = engine.state, claim.figures, len(engine.state.players)
+    state, figures, n = engine.state, figures_of(claim, PlayFigures), len(engine.state.players)
     if isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
-        if _played_kind(rules, event.card, previous.side) != figures["kind"]:
+        if _played_kind(rules, event.card, previous.side) != figures.kind:
             return None
         problem = restriction_problem(claim, rules)
         if problem:
             return f"{event.player} played it: {problem}"
-        if figures["players"] == "2" and n != 2 or figures["players"] == "3+" and n < 3:
+        if figures.players == "2" and n != 2 or figures.players == "3+" and n < 3:
             return None
         seat = state.seat[event.player]
-        direction = previous.direction if figures["direction"] == "same" else -previous.direction
-        expected_turn = (seat + direction * figures["next"]) % n
+        direction = previous.direction if figures.direction == "same" else -previous.direction
+        expected_turn = (seat + direction * figures.next) % n
         if any(p.player == seat for p in previous.penalties):  # a stacked play: the claim speaks of a plain play
             return None
         return _compare(
-            figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures['kind']}", rules.spec.side_names
+            figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures.kind}", rules.spec.side_names
         )
     return None
 
 
-def _challenge_violation(figures: dict[str, Any], rules: Rules, previous: Before, engine: Engine, event: ev.Challenge) -> str | None:
+def _challenge_violation(figures: ChallengeFigures, rules: Rules, previous: Before, engine: Engine, event: ev.Challenge) -> str | None:
     """A challenge ruled as the claim's ruling: does the penalty now owed say what the claim says?"""
     state = engine.state
     player, count, until_colour, extra_before, guilty, played_by = previous.first  # type: ignore[misc]
-    if guilty != (figures["ruling"] == "guilty") or not state.penalties or played_by is None:
+    if guilty != figures.guilty or not state.penalties or played_by is None:
         return None  # another ruling, or the penalty was dropped at once (nothing left to draw)
     penalty = state.penalties[0]
     names = state.players
     challenger = state.seat[event.player]
-    drawer = played_by if figures["draws"] == "player" else challenger
-    extra = figures["extra"] if figures["cards"] == "penalty-and-extra" else 0
-    following = challenger if figures["then"] == "challenger-plays" else (challenger + state.direction) % len(names)
-    what = f"after {event.player}'s challenge, ruled {figures['ruling']},"
+    drawer = played_by if figures.draws == "player" else challenger
+    extra = figures.extra if figures.cards == "penalty-and-extra" else 0
+    following = challenger if figures.then == "challenger-plays" else (challenger + state.direction) % len(names)
+    what = f"after {event.player}'s challenge, ruled {figures.ruling},"
     if penalty.player != drawer:
         return f"{what} {names[penalty.player]} draws the penalty, not {names[drawer]}"
     owed_now = (penalty.count, penalty.extra) if until_colour is None else (penalty.extra,)
@@ -1304,21 +1110,21 @@ def _played_kind(rules: Rules, token: str, side: int) -> str | None:
 
 
 def _compare(
-    figures: dict[str, Any], state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
+    figures: PlayFigures | StartFigures, state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
 ) -> str | None:
-    direction = direction_before if figures["direction"] == "same" else -direction_before
-    side = side_before if figures["side"] == "same" else (side_before + 1) % len(names)
+    direction = direction_before if figures.direction == "same" else -direction_before
+    side = side_before if figures.side == "same" else (side_before + 1) % len(names)
     if state.side != side:
         return f"after {what} the {names[state.side]} side is in play, not the {names[side]} side"
     if state.direction != direction:
         return f"after {what} play moves {'left' if state.direction == 1 else 'right'}"
-    if figures["owes"] == 0 and state.penalties:
+    if figures.owes == 0 and state.penalties:
         return f"after {what} {state.players[state.penalties[-1].player]} owes a penalty"
     if state.phase is not PLAYING:  # the card ended the round: nobody moves next
         return None
     if state.turn != turn:
         return f"after {what} it is {state.players[state.turn]}'s turn, not {state.players[turn]}'s"
-    owes = figures["owes"]
+    owes = figures.owes
     if owes != 0:
         penalty = state.penalties[-1] if state.penalties else None
         if penalty is None or penalty.player != turn:
@@ -1327,7 +1133,7 @@ def _compare(
             return f"after {what} {state.players[turn]} owes {penalty.count} cards, not cards until the colour"
         if owes != "until-colour" and penalty.count != owes:
             return f"after {what} {state.players[turn]} owes {penalty.count} cards, not {owes}"
-    return _compare_colour(figures["colour"], state, what)
+    return _compare_colour(figures.colour, state, what)
 
 
 def _compare_colour(colour: str, state: Any, what: str) -> str | None:
@@ -1363,17 +1169,19 @@ def _table_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_
     problem = table_problem(claim, rules)
     if problem:
         return Status.REFUTED, list(players), problem
-    if "hand-size" not in claim.figures:
+    hand_size = figures_of(claim, TableFigures).hand_size
+    if hand_size is None:
         return Status.PROVED, [], ENUMERATED
     status, refuted = for_each_count(players, lambda n: ask(hand_size_question(claim, rules, n, timeout_ms)))
-    return status, refuted, f"a deal gives a hand of other than {claim.figures['hand-size']} cards" if refuted else ""
+    return status, refuted, f"a deal gives a hand of other than {hand_size} cards" if refuted else ""
 
 
 def _dispute(question: Callable[..., list[z3.Solver]], what: str) -> Answering:
     """A challenge or a catch claim: asked of the transition relation, after showing that one can be made at all."""
 
     def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
-        if claim.figures.get("never"):  # the claim is that no challenge can arise: refuted where one can
+        never_arises = isinstance(claim.figures, ChallengeFigures) and claim.figures.never
+        if never_arises:  # the claim is that no challenge can arise: refuted where one can
             can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
             if can:
                 return Status.REFUTED, can, f"a {what} can be made under the spec"
@@ -1390,7 +1198,7 @@ def _dispute(question: Callable[..., list[z3.Solver]], what: str) -> Answering:
 def _stack_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     never = [n for n in players if first_sat(stack_question(claim, rules, n, timeout_ms, True)) == "unsat"]
     if never:
-        return Status.REFUTED, never, f"no {claim.figures['kind']} can be stacked on a penalty under the spec"
+        return Status.REFUTED, never, f"no {figures_of(claim, StackFigures).kind} can be stacked on a penalty under the spec"
     status, refuted = for_each_count(players, lambda n: first_sat(stack_question(claim, rules, n, timeout_ms)))
     return status, refuted, ""
 
@@ -1403,8 +1211,9 @@ def _card(asked: Callable[[Claim, Rules, int, int], list[z3.Solver]], first: Cal
         counts = counts_for(claim, rules, players)
         if not counts:
             return Status.PROVED, [], "no player count of the spec's range is concerned"
-        if not faces_of(rules, claim.figures["kind"]):
-            return Status.REFUTED, list(counts), f"the spec has no face of kind {claim.figures['kind']}"
+        kind = _kind(claim)
+        if not faces_of(rules, kind):
+            return Status.REFUTED, list(counts), f"the spec has no face of kind {kind}"
         found = first(claim, rules, counts, timeout_ms)
         if found is not None:
             return found
@@ -1420,10 +1229,11 @@ def _restricted(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms:
 
 
 def _ever_starts(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
-    if claim.figures["returned"]:
+    figures = figures_of(claim, StartFigures)
+    if figures.returned:
         return None
     never = [n for n in counts if start_possible(claim, rules, n, timeout_ms) == "unsat"]
-    return (Status.REFUTED, never, f"a {claim.figures['kind']} turned up never starts a round") if never else None
+    return (Status.REFUTED, never, f"a {figures.kind} turned up never starts a round") if never else None
 
 
 def _withdrawn(arises: Callable[[Claim, Rules, int, int], Answer], of_a_kind: bool = False) -> Answering:
@@ -1433,8 +1243,8 @@ def _withdrawn(arises: Callable[[Claim, Rules, int, int], Answer], of_a_kind: bo
 
     def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
         why = f"withdrawn by the spec ({claim.withdrawn})"
-        if of_a_kind and not faces_of(rules, claim.figures["kind"]):
-            return Status.PROVED, [], f"{why}: the spec has no face of kind {claim.figures['kind']}"
+        if of_a_kind and not faces_of(rules, _kind(claim)):
+            return Status.PROVED, [], f"{why}: the spec has no face of kind {_kind(claim)}"
         answers = {n: arises(claim, rules, n, timeout_ms) for n in players}
         still = [n for n, found in answers.items() if found is Answer.SAT]
         if still:
@@ -1448,18 +1258,19 @@ def _withdrawn(arises: Callable[[Claim, Rules, int, int], Answer], of_a_kind: bo
 
 def _withdrawn_play(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     why = f"withdrawn by the spec ({claim.withdrawn})"
-    if not faces_of(rules, claim.figures["kind"]):
-        return Status.PROVED, [], f"{why}: the spec has no face of kind {claim.figures['kind']}"
+    kind = _kind(claim)
+    if not faces_of(rules, kind):
+        return Status.PROVED, [], f"{why}: the spec has no face of kind {kind}"
     counts = counts_for(claim, rules, players)
     if not counts:
         return Status.PROVED, [], f"{why}: no player count of the spec's range is concerned"
-    return Status.REFUTED, list(counts), f"{why}, but a {claim.figures['kind']} is still played: restate the claim instead"
+    return Status.REFUTED, list(counts), f"{why}, but a {kind} is still played: restate the claim instead"
 
 
 def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     """The compiled stacking table is what the engine asks: exact, and finite."""
     why = f"withdrawn by the spec ({claim.withdrawn})"
-    kind = claim.figures["kind"]
+    kind = _kind(claim)
     owed = sorted(owed for owed, allowed in (rules.stacking or {}).items() if kind in allowed)
     if not owed:
         return Status.PROVED, [], f"{why}: the spec's option stacking lets no {kind} go on any penalty"
@@ -1474,11 +1285,12 @@ _SEARCH: Written = (False, None)
 
 def _table_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
     """The player range: the table of one player too many or too few that the spec turns away or accepts."""
-    figures = claim.figures
-    if "min-players" not in figures and "max-players" not in figures:
+    figures = figures_of(claim, TableFigures)
+    if figures.min_players is None and figures.max_players is None:
         return _SEARCH
     spec = rules.spec
-    low, high = figures.get("min-players", spec.min_players), figures.get("max-players", spec.max_players)
+    low = spec.min_players if figures.min_players is None else figures.min_players
+    high = spec.max_players if figures.max_players is None else figures.max_players
     if spec.min_players > low or spec.max_players < high:  # a table the rulebook allows, turned away
         wanted, verdict = (low if spec.min_players > low else high), "the spec turns the table away (bad-setup at line 3)"
     elif spec.max_players > high or spec.min_players < low:  # a table the rulebook does not allow, accepted
@@ -1504,7 +1316,7 @@ _OPTION_FACES: dict[str, tuple[str, Callable[[FaceRules], bool]]] = {
 def _option_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
     """For an option claim about faces the spec does not have (a Flip in classic UNO, a 0 in UNO Flip): no game can
     show the option at work, so the refutation is the state and the reason, not a log."""
-    name = claim.figures.get("name")
+    name = claim.figures.name if isinstance(claim.figures, OptionFigures) else ""
     if name not in _OPTION_FACES:
         return _SEARCH
     what, has = _OPTION_FACES[name]
@@ -1521,7 +1333,7 @@ def _option_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
 
 def _stack_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
     """A kind the spec's option stacking never lets go on a penalty: no game shows it stacked."""
-    kind = claim.figures["kind"]
+    kind = _kind(claim)
     if any(f.stackable for f in rules.faces.values() if f.face.kind == kind):
         return _SEARCH
     return True, (
@@ -1534,9 +1346,10 @@ def _stack_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
 def _start_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
     """A start claim about a kind that never stays turned up (its ``at-start`` sends it back to the draw pile): no game
     can reach a round it starts, so the refutation is the state and the reason, not a log."""
-    if claim.figures.get("returned"):
+    figures = figures_of(claim, StartFigures)
+    if figures.returned:
         return _SEARCH
-    kind = claim.figures["kind"]
+    kind = figures.kind
     start_side = rules.spec.start_side
     faces = [f for f in rules.faces.values() if f.face.kind == kind and f.face.side == start_side]
     if not faces or not all("return-to-draw-pile" in f.at_start for f in faces):
@@ -1553,6 +1366,19 @@ def _searched(claim: Claim, rules: Rules, spec_path: str) -> Written:
     return _SEARCH
 
 
+# -- the spec's own figures, read back for ``prove --declare`` (``ClaimForm.restate``)
+
+Restating = Callable[[Claim, Rules, tuple[int, ...]], AnyFigures | str]  # the spec's figures, or why they cannot be read
+
+
+def _restating(form: type[F], restate: Callable[[F, Rules, tuple[int, ...]], F | str]) -> Restating:
+    def read_back(claim: Claim, rules: Rules, players: tuple[int, ...]) -> AnyFigures | str:
+        found: Any = restate(figures_of(claim, form), rules, players)
+        return found  # type: ignore[no-any-return]
+
+    return read_back
+
+
 # -- the forms, each defined once
 
 
@@ -1562,14 +1388,16 @@ class ClaimForm:
     claims file (``read``), how the prover answers it over the compiled rules and Z3 (``answer``), how one step of a
     concrete game is checked against it (``check``), for a claim a house spec may withdraw, how the withdrawal is
     proved (``withdraw``), and the refutation it writes without searching for a game (``written``; the prover's
-    counterexample search runs otherwise)."""
+    counterexample search runs otherwise), and how the figures the spec's compiled rules have are read back for
+    ``prove --declare`` (``restate``; None: they are restated by hand)."""
 
     name: str
-    read: Callable[[_Reader, Mapping], dict[str, Any]]
+    read: Callable[[ClaimReader, Mapping], AnyFigures]
     answer: Answering
     check: FormCheck
     withdraw: Answering | None = None
     written: Callable[[Claim, Rules, str], Written] = _searched
+    restate: Restating | None = None
 
     @property
     def withdrawable(self) -> bool:
@@ -1579,40 +1407,73 @@ class ClaimForm:
 FORMS_BY_NAME: dict[str, ClaimForm] = {
     form.name: form
     for form in (
-        ClaimForm("play", _read_play, _card(play_question, _restricted), _play_step, _withdrawn_play),
+        ClaimForm(
+            "play",
+            PlayFigures.read,
+            _card(play_question, _restricted),
+            _play_step,
+            _withdrawn_play,
+            restate=_restating(PlayFigures, restate.play),
+        ),
         ClaimForm(
             "start",
-            _read_start,
+            StartFigures.read,
             _card(start_question, _ever_starts),
             _start_step,
             _withdrawn(lambda claim, rules, n, timeout_ms: start_possible(claim, rules, n, timeout_ms), of_a_kind=True),
             _start_written,
+            _restating(StartFigures, restate.start),
         ),
         ClaimForm(
             "challenge",
-            _read_challenge,
+            ChallengeFigures.read,
             _dispute(challenge_question, "challenge of a wild draw card"),
             _challenge_step,
             _withdrawn(lambda claim, rules, n, timeout_ms: first_sat(challenge_question(claim, rules, n, timeout_ms, True))),
+            restate=_restating(ChallengeFigures, restate.challenge),
         ),
         ClaimForm(
             "catch",
-            _read_catch,
+            CatchFigures.read,
             _dispute(catch_question, "catch"),
             _catch_step,
             _withdrawn(lambda claim, rules, n, timeout_ms: first_sat(catch_question(claim, rules, n, timeout_ms, True))),
+            restate=_restating(CatchFigures, restate.catch),
         ),
-        ClaimForm("stack", _read_stack, _stack_answer, _stack_step, _withdrawn_stack, _stack_written),
-        ClaimForm("points", _read_points, _finite(points_problem, ENUMERATED), _points_step),
-        ClaimForm("matching", _read_matching, _finite(matching_problem, ENUMERATED), _matching_step),
-        ClaimForm("deck", _read_deck, _finite(deck_problem, ENUMERATED), _deck_step),
-        ClaimForm("table", _read_table, _table_answer, _table_step, written=_table_written),
+        ClaimForm(
+            "stack",
+            StackFigures.read,
+            _stack_answer,
+            _stack_step,
+            _withdrawn_stack,
+            _stack_written,
+            _restating(StackFigures, restate.stack),
+        ),
+        ClaimForm(
+            "points",
+            PointsFigures.read,
+            _finite(points_problem, ENUMERATED),
+            _points_step,
+            restate=_restating(PointsFigures, restate.points),
+        ),
+        ClaimForm(
+            "matching",
+            MatchingFigures.read,
+            _finite(matching_problem, ENUMERATED),
+            _matching_step,
+            restate=_restating(MatchingFigures, restate.matching),
+        ),
+        ClaimForm("deck", DeckFigures.read, _finite(deck_problem, ENUMERATED), _deck_step),
+        ClaimForm(
+            "table", TableFigures.read, _table_answer, _table_step, written=_table_written, restate=_restating(TableFigures, restate.table)
+        ),
         ClaimForm(
             "option",
-            _read_option,
+            OptionFigures.read,
             _finite(option_problem, "the spec's option has the rulebook's value"),
             option_violation,
             written=_option_written,
+            restate=_restating(OptionFigures, restate.option),
         ),
     )
 }

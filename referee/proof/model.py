@@ -669,3 +669,12 @@ def solver(timeout_ms: int) -> z3.Solver:
     result.set("timeout", timeout_ms)
     result.set("random_seed", 7)
     return result
+
+
+def faces_of(rules: Rules, kind: str) -> list[FaceRules]:
+    """One face of each behaviour among the faces of ``kind`` (the proofs need not tell two red Skips apart)."""
+    seen: dict[tuple[Any, ...], FaceRules] = {}
+    for face_rules in rules.faces.values():
+        if face_rules.face.kind == kind:
+            seen.setdefault(Model.behaviour(face_rules), face_rules)
+    return list(seen.values())

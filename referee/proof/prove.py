@@ -93,8 +93,9 @@ def deck_size(rules: Rules, invariants: Invariants) -> int:
     """How many cards the invariants count: the rulebook's deck (its game's ``deck`` claim), else the file's constant,
     else the spec's own deck."""
     from referee.proof.claims import game_claims
+    from referee.proof.figures import DeckFigures
 
-    claimed = [claim.figures["cards"] for claim in game_claims(rules) if claim.form == "deck" and claim.applies(rules)]
+    claimed = [claim.figures.cards for claim in game_claims(rules) if isinstance(claim.figures, DeckFigures) and claim.applies(rules)]
     return claimed[0] if claimed else invariants.cards or len(rules.deck)
 
 

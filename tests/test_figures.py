@@ -1,0 +1,79 @@
+"""A claim's figures: one typed record per form, read from YAML, shown as JSON and written back unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.proof import claims
+from referee.proof.declare import _flow
+from referee.proof.figures import (
+    NO_FIGURES,
+    ChallengeFigures,
+    ClaimReader,
+    DeckFigures,
+    PlayFigures,
+    StartFigures,
+    TableFigures,
+)
+from referee.spec.loader import Mapping, load_text
+
+
+def _shipped_claims() -> list[claims.Claim]:
+    found = []
+    for game in ("uno", "uno-flip"):
+        found.extend(claims._file_claims(game))
+    return found
+
+
+def _read(form: str, text: str) -> object:
+    tree = load_text(f"{form}: {text}\n", "claim.yml")
+    node = tree.entries[form]
+    assert isinstance(node, Mapping)
+    reader = ClaimReader("claim.yml")
+    figures = claims.FORMS_BY_NAME[form].read(reader, node)
+    assert reader.problems == []
+    return figures
+
+
+@pytest.mark.parametrize("claim", _shipped_claims(), ids=lambda claim: claim.id)
+def test_written_figures_read_back_as_the_same_record(claim: claims.Claim) -> None:
+    assert _read(claim.form, _flow(claim.figures.written())) == claim.figures
+
+
+def test_each_form_reads_its_own_record_and_json_keeps_the_claim_keys() -> None:
+    forms = {claim.form: type(claim.figures) for claim in _shipped_claims()}
+    assert forms["play"] is PlayFigures and forms["deck"] is DeckFigures and forms["table"] is TableFigures
+    play = _read("play", "{kind: draw-two, next: 1, owes: 2, colour: card}")
+    assert play == PlayFigures("draw-two", 1, "card", owes=2)
+    assert play.to_json() == {
+        "kind": "draw-two",
+        "players": "any",
+        "next": 1,
+        "direction": "same",
+        "side": "same",
+        "owes": 2,
+        "colour": "card",
+        "restricted": False,
+        "challengeable": False,
+    }
+    assert play.written() == {"kind": "draw-two", "next": 1, "owes": 2, "colour": "card"}
+    assert _read("start", "{kind: reverse, returned: true}").to_json() == {"kind": "reverse", "returned": True}  # type: ignore[attr-defined]
+    assert _read("challenge", "{never: true}") == ChallengeFigures(never=True)
+    assert _read("table", "{hand-size: 8}").to_json() == {"hand-size": 8}  # type: ignore[attr-defined]
+    assert NO_FIGURES.to_json() == {}
+
+
+def test_a_claim_reaches_only_its_own_forms_figures() -> None:
+    start = next(claim for claim in _shipped_claims() if claim.form == "start")
+    assert isinstance(claims.figures_of(start, StartFigures), StartFigures)
+    with pytest.raises(TypeError, match="not PlayFigures"):
+        claims.figures_of(start, PlayFigures)
+
+
+def test_a_misread_figure_is_a_problem_with_its_position() -> None:
+    tree = load_text("play: {kind: skip, next: two, colour: card}\n", "claim.yml")
+    node = tree.entries["play"]
+    assert isinstance(node, Mapping)
+    reader = ClaimReader("claim.yml")
+    PlayFigures.read(reader, node)
+    assert [(str(position), message) for position, message in reader.problems] == [("claim.yml:1:26", "next must be a whole number")]
