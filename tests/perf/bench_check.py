@@ -96,38 +96,39 @@ def main() -> None:
         start_up()
 
 
-def _median_run(command: list[str], environment: dict[str, str], runs: int = 21) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def _run(command: list[str], environment: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - started
 
 
-def start_up() -> None:
+def start_up(rounds: int = 25) -> None:
     """``referee check`` on a small log, ``--version`` and ``--help`` against ``import click, yaml``: whole processes.
 
     Bytecode is written and read as in an installed package (this workplace sets
-    PYTHONDONTWRITEBYTECODE, which would make every run compile our sources);
-    the runs alternate so that a noisy machine slows both sides alike.
+    PYTHONDONTWRITEBYTECODE, which would make every run compile our sources).
+    Each round runs the baseline and every command once, in turn, so that a
+    machine whose load changes slows every side alike; the medians are compared.
     """
     environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     small = Path(__file__).resolve().parents[2] / "scenarios" / "codes" / "illegal-play.log"
     commands = {
+        "import click, yaml": [sys.executable, "-c", "import click, yaml"],
         "check (cached rules)": [sys.executable, "-m", "referee", "check", "-q", str(small)],
         "check --no-cache": [sys.executable, "-m", "referee", "check", "-q", "--no-cache", str(small)],
         "--version": [sys.executable, "-m", "referee", "--version"],
         "--help": [sys.executable, "-m", "referee", "--help"],
     }
-    baseline_command = [sys.executable, "-c", "import click, yaml"]
-    for command in [baseline_command, *commands.values()]:
-        subprocess.run(command, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # bytecode, cache
-    for name, command in commands.items():
-        baseline = _median_run(baseline_command, environment, 11)
-        measured = _median_run(command, environment, 11)
-        baseline = min(baseline, _median_run(baseline_command, environment, 11))
-        print(f"start-up, {name}: {measured * 1000:.0f} ms = {measured / baseline:.2f}x 'import click, yaml' ({baseline * 1000:.0f} ms)")
+    for command in commands.values():
+        _run(command, environment)  # bytecode, the rules cache
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            times[name].append(_run(command, environment))
+    baseline = statistics.median(times.pop("import click, yaml"))
+    for name, measured in times.items():
+        median = statistics.median(measured)
+        print(f"start-up, {name}: {median * 1000:.0f} ms = {median / baseline:.2f}x 'import click, yaml' ({baseline * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":
