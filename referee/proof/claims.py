@@ -61,11 +61,10 @@ from referee.rules.compiler import FaceRules, Rules
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec
 from referee.spec.paths import SPECS
-from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS
+from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS, ClaimFormName
 
 FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS
-WITHDRAWN = "withdrawn"  # the form of ``{id: ..., withdrawn: REASON}``: a rulebook claim a house spec withdraws
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +74,7 @@ class Claim:
     id: str
     statement: str
     source: str
-    form: str
+    form: ClaimFormName
     figures: AnyFigures
     condition: tuple[tuple[str, str], ...] = ()
     position: Position = field(default_factory=lambda: Position("?"))
@@ -143,7 +142,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
         withdrawn = reader.scalar(item.entries["withdrawn"], "withdrawn", item.position) if "withdrawn" in item.entries else ""
         if withdrawn and set(item.entries) == {"id", "withdrawn"}:  # the rulebook's claim no longer applies
             claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
-            claims.append(Claim(claim_id, "", "", WITHDRAWN, NO_FIGURES, position=item.position, withdrawn=withdrawn))
+            claims.append(Claim(claim_id, "", "", ClaimFormName.WITHDRAWN, NO_FIGURES, position=item.position, withdrawn=withdrawn))
             continue
         reader.keys(item, CLAIM_KEYS, {"id", "statement", "source"}, "a claim")
         claim_id = reader.scalar(item.entries.get("id"), "id", item.position)
@@ -196,7 +195,7 @@ def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str,
     return claims
 
 
-def _read_form(reader: ClaimReader, form: str, node: Node) -> AnyFigures:
+def _read_form(reader: ClaimReader, form: ClaimFormName, node: Node) -> AnyFigures:
     """A claim's figures, read by its form's reader (``ClaimForm.read``)."""
     if not isinstance(node, Mapping):
         reader.error(node.position, f"{form} is a mapping")
@@ -262,7 +261,7 @@ def game_claims(rules: Rules) -> list[Claim]:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
         problems = []
         for claim in read_claims(own, spec.path, sources):
-            if claim.form != WITHDRAWN:  # restated (or a house spec's own claim withdrawn by a spec built on it)
+            if claim.form is not ClaimFormName.WITHDRAWN:  # restated (or a house spec's own claim withdrawn by a spec built on it)
                 if claim.withdrawn and not FORMS_BY_NAME[claim.form].withdrawable:
                     problems.append((claim.position, _not_withdrawable(claim.id, claim, [])))
                 claims[claim.id] = dataclasses.replace(claim, restated=True)
@@ -1391,7 +1390,7 @@ class ClaimForm:
     counterexample search runs otherwise), and how the figures the spec's compiled rules have are read back for
     ``prove --declare`` (``restate``; None: they are restated by hand)."""
 
-    name: str
+    name: ClaimFormName
     read: Callable[[ClaimReader, Mapping], AnyFigures]
     answer: Answering
     check: FormCheck
@@ -1404,11 +1403,11 @@ class ClaimForm:
         return self.withdraw is not None
 
 
-FORMS_BY_NAME: dict[str, ClaimForm] = {
+FORMS_BY_NAME: dict[ClaimFormName, ClaimForm] = {
     form.name: form
     for form in (
         ClaimForm(
-            "play",
+            ClaimFormName.PLAY,
             PlayFigures.read,
             _card(play_question, _restricted),
             _play_step,
@@ -1416,7 +1415,7 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             restate=_restating(PlayFigures, restate.play),
         ),
         ClaimForm(
-            "start",
+            ClaimFormName.START,
             StartFigures.read,
             _card(start_question, _ever_starts),
             _start_step,
@@ -1425,7 +1424,7 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             _restating(StartFigures, restate.start),
         ),
         ClaimForm(
-            "challenge",
+            ClaimFormName.CHALLENGE,
             ChallengeFigures.read,
             _dispute(challenge_question, "challenge of a wild draw card"),
             _challenge_step,
@@ -1433,7 +1432,7 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             restate=_restating(ChallengeFigures, restate.challenge),
         ),
         ClaimForm(
-            "catch",
+            ClaimFormName.CATCH,
             CatchFigures.read,
             _dispute(catch_question, "catch"),
             _catch_step,
@@ -1441,7 +1440,7 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             restate=_restating(CatchFigures, restate.catch),
         ),
         ClaimForm(
-            "stack",
+            ClaimFormName.STACK,
             StackFigures.read,
             _stack_answer,
             _stack_step,
@@ -1450,25 +1449,30 @@ FORMS_BY_NAME: dict[str, ClaimForm] = {
             _restating(StackFigures, restate.stack),
         ),
         ClaimForm(
-            "points",
+            ClaimFormName.POINTS,
             PointsFigures.read,
             _finite(points_problem, ENUMERATED),
             _points_step,
             restate=_restating(PointsFigures, restate.points),
         ),
         ClaimForm(
-            "matching",
+            ClaimFormName.MATCHING,
             MatchingFigures.read,
             _finite(matching_problem, ENUMERATED),
             _matching_step,
             restate=_restating(MatchingFigures, restate.matching),
         ),
-        ClaimForm("deck", DeckFigures.read, _finite(deck_problem, ENUMERATED), _deck_step),
+        ClaimForm(ClaimFormName.DECK, DeckFigures.read, _finite(deck_problem, ENUMERATED), _deck_step),
         ClaimForm(
-            "table", TableFigures.read, _table_answer, _table_step, written=_table_written, restate=_restating(TableFigures, restate.table)
+            ClaimFormName.TABLE,
+            TableFigures.read,
+            _table_answer,
+            _table_step,
+            written=_table_written,
+            restate=_restating(TableFigures, restate.table),
         ),
         ClaimForm(
-            "option",
+            ClaimFormName.OPTION,
             OptionFigures.read,
             _finite(option_problem, "the spec's option has the rulebook's value"),
             option_violation,

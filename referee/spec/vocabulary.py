@@ -184,7 +184,25 @@ NUMBER_FORM = re.compile(r"0|[1-9][0-9]{0,5}")
 
 # A claim (``claims:`` of a spec, or a game's claims file): its keys, and the forms, exactly one per claim. The prover
 # reads them (referee.proof.claims) and the JSON Schema is made from them (referee.spec.schema).
-CLAIM_FORMS = ("play", "start", "challenge", "catch", "points", "matching", "deck", "table", "option", "stack")
+class ClaimFormName(StrEnum):
+    """The form of a claim, the one key that says what the claim states (``referee.proof.claims.ClaimForm`` holds each
+    form's reading, question and check). A member is the string itself. ``WITHDRAWN`` is not a form: it marks a
+    rulebook claim a house spec withdraws (``{id: ..., withdrawn: REASON}``)."""
+
+    PLAY = "play"
+    START = "start"
+    CHALLENGE = "challenge"
+    CATCH = "catch"
+    POINTS = "points"
+    MATCHING = "matching"
+    DECK = "deck"
+    TABLE = "table"
+    OPTION = "option"
+    STACK = "stack"
+    WITHDRAWN = "withdrawn"
+
+
+CLAIM_FORMS = tuple(form for form in ClaimFormName if form is not ClaimFormName.WITHDRAWN)
 CLAIM_KEYS = frozenset({"id", "statement", "source", "if", "withdrawn", *CLAIM_FORMS})
 
 
