@@ -1,4 +1,4 @@
-"""Records: the standard ``@dataclass`` decorator, built without generating source for every method.
+"""Records: the standard ``@dataclass`` decorator, without compiling every method of every class at import.
 
 Every immutable value of the referee (cards, events, moves, rules, verdicts) is a
 dataclass, and ``referee check`` of a small log defines about sixty of them
@@ -6,11 +6,12 @@ before it reads a line. On Python 3.11 the standard decorator writes the source
 of six methods of a frozen class and compiles each with ``exec`` (about half a
 millisecond a class), which was a third of the command's start-up.
 
-This decorator gives the same classes: the same ``__init__`` (its source is
-still generated and compiled, since its signature is the class's), and the
-same ``__repr__``, ``__eq__``, ``__hash__`` and frozen ``__setattr__`` /
-``__delattr__``, which are closures over the field names here rather than
-compiled source. The fields, ``__dataclass_fields__``, ``__dataclass_params__``,
+This decorator gives the same classes. ``__init__``, ``__eq__`` and
+``__hash__`` are the standard library's source, compiled when each is first
+looked up (a small check constructs, compares and hashes a few kinds of
+record), after which the class holds a plain function, as fast as the
+standard one; ``__repr__`` and the frozen ``__setattr__`` / ``__delattr__``
+are closures over the field names (the same behaviour, nothing to compile). The fields, ``__dataclass_fields__``, ``__dataclass_params__``,
 ``__match_args__`` and the ``dataclasses`` functions (``fields``, ``replace``,
 ``asdict``) are the standard library's own. What it does not do (``order``,
 ``unsafe_hash``, ``kw_only``, ``weakref_slot``, ``__post_init__``, a dataclass
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from dataclasses import dataclass as dataclass
 else:
     import dataclasses
-    import operator
     import reprlib
     from dataclasses import MISSING, FrozenInstanceError
 
@@ -104,15 +104,6 @@ else:
         written = cls.__dict__.get("__hash__", MISSING)
         return not (written is MISSING or (written is None and "__eq__" in cls.__dict__))
 
-    def _key(names):
-        """A function from a record to the tuple of the named fields' values."""
-        if len(names) == 1:
-            (name,) = names
-            return lambda record: (getattr(record, name),)
-        if not names:
-            return lambda record: ()
-        return operator.attrgetter(*names)
-
     def _init(cls, fields, frozen):
         """``__init__`` as the standard library writes it (generated source: its signature is the fields'), compiled
         when it is first looked up: a small ``check`` constructs only a few of its records."""
@@ -134,15 +125,16 @@ else:
             else:
                 lines.append(f"  self.{field.name}={value}")
         source = f"def __init__(self, {', '.join(parameters)}):\n" + ("\n".join(lines) or "  pass")
-        return _LazyInit(cls, source, namespace, {**annotations, "return": None})
+        return _Lazy(cls, "__init__", source, namespace, {**annotations, "return": None})
 
-    class _LazyInit:
-        """A record's ``__init__`` until its first lookup, which compiles it and puts it in the class in its place."""
+    class _Lazy:
+        """A generated method of a record until its first lookup, which compiles its source and puts the function in
+        the class in its place: a small ``check`` constructs, compares and hashes only a few of its records."""
 
-        __slots__ = ("owner", "source", "namespace", "annotations")
+        __slots__ = ("owner", "name", "source", "namespace", "annotations")
 
-        def __init__(self, owner, source, namespace, annotations):
-            self.owner, self.source, self.namespace, self.annotations = owner, source, namespace, annotations
+        def __init__(self, owner, name, source, namespace, annotations=None):
+            self.owner, self.name, self.source, self.namespace, self.annotations = owner, name, source, namespace, annotations
 
         def __get__(self, instance, owner=None):
             function = self.compile()
@@ -151,11 +143,12 @@ else:
         def compile(self):
             made = {}
             exec(self.source, self.namespace, made)  # noqa: S102 - source built here from the class's own field names
-            function = made["__init__"]
-            function.__qualname__ = f"{self.owner.__qualname__}.__init__"
-            function.__annotations__ = self.annotations
-            if self.owner.__dict__.get("__init__") is self:
-                self.owner.__init__ = function
+            function = made[self.name]
+            function.__qualname__ = f"{self.owner.__qualname__}.{self.name}"
+            if self.annotations is not None:
+                function.__annotations__ = self.annotations
+            if self.owner.__dict__.get(self.name) is self:
+                setattr(self.owner, self.name, function)
             return function
 
     def _initial_value(field, namespace, parameters):
@@ -189,29 +182,28 @@ else:
         __repr__.__qualname__ = f"{cls.__qualname__}.__repr__"
         return __repr__
 
+    def _tuple(owner, names):
+        """The source of the tuple of ``owner``'s named fields, as the standard library writes it."""
+        return "(" + "".join(f"{owner}.{name}," for name in names) + ")"
+
     def _add_eq_and_hash(cls, fields, frozen, explicit_hash):
-        compared = _key(tuple(field.name for field in fields if field.compare))
+        """``__eq__`` and ``__hash__`` as the standard library writes them (as fast as its own on a hot path)."""
         if "__eq__" not in cls.__dict__:
-
-            def __eq__(self, other):
-                if other.__class__ is self.__class__:
-                    return compared(self) == compared(other)
-                return NotImplemented
-
-            __eq__.__qualname__ = f"{cls.__qualname__}.__eq__"
-            cls.__eq__ = __eq__
+            compared = [field.name for field in fields if field.compare]
+            source = (
+                "def __eq__(self, other):\n"
+                "  if other.__class__ is self.__class__:\n"
+                f"    return {_tuple('self', compared)}=={_tuple('other', compared)}\n"
+                "  return NotImplemented"
+            )
+            cls.__eq__ = _Lazy(cls, "__eq__", source, {})
         if explicit_hash:
             return
         if not frozen:
             cls.__hash__ = None
             return
-        hashed = _key(tuple(field.name for field in fields if (field.compare if field.hash is None else field.hash)))
-
-        def __hash__(self):
-            return hash(hashed(self))
-
-        __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
-        cls.__hash__ = __hash__
+        hashed = [field.name for field in fields if (field.compare if field.hash is None else field.hash)]
+        cls.__hash__ = _Lazy(cls, "__hash__", f"def __hash__(self):\n  return hash({_tuple('self', hashed)})", {})
 
     def _freeze(cls, fields):
         names = frozenset(field.name for field in fields)

@@ -211,6 +211,20 @@ def test_the_records_module_is_not_compiled() -> None:
     assert "referee.records" in sys.modules
 
 
+def test_eq_and_hash_are_compiled_at_their_first_use_and_hash_as_the_standard_ones() -> None:
+    @record(frozen=True, slots=True)
+    class Pair:
+        """Two numbers."""
+
+        a: int
+        b: int
+
+    assert not inspect.isfunction(vars(Pair)["__eq__"]) and not inspect.isfunction(vars(Pair)["__hash__"])
+    assert {Pair(1, 2), Pair(1, 2), Pair(2, 1)} == {Pair(2, 1), Pair(1, 2)}
+    assert inspect.isfunction(vars(Pair)["__eq__"]) and inspect.isfunction(vars(Pair)["__hash__"])
+    assert hash(Pair(1, 2)) == hash((1, 2)) and Pair(1, 2) != (1, 2)
+
+
 def test_init_is_compiled_at_its_first_use_and_then_is_a_plain_function() -> None:
     @record(frozen=True, slots=True)
     class Late:
