@@ -85,9 +85,13 @@ def test_check_does_not_import_z3() -> None:
         f"import sys; from referee.commands.cli import main; sys.argv = ['referee', 'check', '-q', {log!r}];"
         "\ntry:\n    main.main(standalone_mode=False)\nexcept SystemExit:\n    pass\n"
         "print('z3' in sys.modules)"
+        "\nprint(sorted(m for m in sys.modules if m.startswith(('referee.commands.', 'referee.proof', 'referee.play'))))"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert result.stdout.strip() == "False"
+    z3_loaded, loaded = result.stdout.strip().splitlines()
+    assert z3_loaded == "False"
+    # one command's module and what the commands share: neither the other commands, the prover nor the host
+    assert loaded == str(["referee.commands.check", "referee.commands.cli", "referee.commands.options", "referee.commands.progress"])
 
 
 def test_simulate_writes_games_that_check(tmp_path: Path) -> None:

@@ -167,7 +167,7 @@ def test_the_shipped_spec_lists_in_the_help_and_the_docs_are_the_shipped_specs()
     """Issue 18: `rules --help` and docs/commands.md left `uno` out; the lists are compared with the specs shipped."""
     import re as regex
 
-    from referee.commands.cli import rules
+    from referee.commands.rules import rules
     from referee.spec.extends import shipped_spec_names
 
     shipped = set(shipped_spec_names())
