@@ -383,3 +383,22 @@ def test_ci_formats_carry_hostile_file_names_escaped_and_intact(tmp_path: Path) 
     assert len(uris) == 2 and all(all(33 <= ord(ch) < 127 for ch in uri) for uri in uris)
     github = referee("check", "--format", "github", str(tmp_path)).stdout
     assert github.count(b"\n") == 2 and not any(byte < 32 and byte != 10 for byte in github)
+
+
+def test_a_cluster_that_does_not_start_in_time_is_one_error_not_a_hang() -> None:
+    """distributed can wait for ever on a worker that never answers (seen under a memory limit): the start has a deadline."""
+    import threading
+    import time
+
+    from referee.checking.batch import within
+    from referee.errors import UsageError
+
+    started = time.monotonic()
+    never = threading.Event()
+    with pytest.raises(UsageError, match=r"did not start within 0\.2 s"):
+        within(0.2, never.wait)
+    assert time.monotonic() - started < 5
+    never.set()
+    assert within(5, lambda: 42) == 42
+    with pytest.raises(OSError, match="refused"):
+        within(5, lambda: (_ for _ in ()).throw(OSError("refused")))

@@ -247,20 +247,54 @@ def local_cluster(distributed: Any, workers: int) -> tuple[Any, Any]:
     # The scheduler always starts an HTTP server (health, metrics, JSON): on a free loopback port, serving nothing.
     http = {"dashboard_address": "127.0.0.1:0"}
     settings = {"distributed.scheduler.http.routes": [], "distributed.worker.http.routes": [], "temporary-directory": scratch}
-    with dask.config.set(settings):
-        cluster = distributed.LocalCluster(
-            local_directory=scratch,
-            n_workers=workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            host="127.0.0.1",
-            protocol="tls://",
-            security=security,
-            silence_logs=logging.CRITICAL,
-            scheduler_kwargs=http,
-        )
-    return cluster, security
+
+    def start() -> Any:
+        with dask.config.set(settings):
+            return distributed.LocalCluster(
+                local_directory=scratch,
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                host="127.0.0.1",
+                protocol="tls://",
+                security=security,
+                silence_logs=logging.CRITICAL,
+                scheduler_kwargs=http,
+            )
+
+    return within(CLUSTER_START_SECONDS, start), security
+
+
+CLUSTER_START_SECONDS = 60.0  # a local cluster starts in seconds; one that has not in a minute never will
+
+
+def within(seconds: float, start: Callable[[], R]) -> R:
+    """``start()``, given ``seconds``: distributed can wait for ever on a worker that failed to start (under a memory
+    limit, a TLS handshake with a worker process that never answers), so the start runs in a thread of its own, and
+    when it is late the cluster's processes are stopped and the command ends with one error line."""
+    import threading
+
+    from referee.errors import UsageError
+
+    made: list[R] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            made.append(start())
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread, which decides
+            failed.append(error)
+
+    thread = threading.Thread(target=run, name="referee-dask-start", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        stop_workers()
+        raise UsageError(f"--dask local: the cluster did not start within {seconds:g} s")
+    if failed:
+        raise failed[0]
+    return made[0]
 
 
 _SCRATCH: list[str] = []  # the scratch folders made, removed once their cluster is closed (or at exit)
