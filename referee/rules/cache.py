@@ -41,12 +41,16 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pickle
 import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+try:  # the C unpickler alone: importing pickle.py (a Python pickler, used here only on a miss) was 1.5 ms of each start
+    from _pickle import Unpickler, UnpicklingError
+except ImportError:  # a Python without the C accelerator
+    from pickle import Unpickler, UnpicklingError
 
 from referee.safe_io import open_regular, read_bounded, read_descriptor
 
@@ -164,7 +168,7 @@ _RECORD_MODULES = frozenset(
 )
 
 
-class _RecordsOnly(pickle.Unpickler):
+class _RecordsOnly(Unpickler):
     """Builds referee's own classes (records, enums) and plain containers; refuses every other global, so that an
     entry, even one somebody else managed to write, cannot name a function to call."""
 
@@ -175,7 +179,7 @@ class _RecordsOnly(pickle.Unpickler):
             found = super().find_class(module, name)
             if isinstance(found, type):
                 return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cache entry")
+        raise UnpicklingError(f"{module}.{name} is not allowed in a cache entry")
 
 
 def load(path: Path, build: Callable[[], tuple[Any, list[Path]]], expected: type, roots: tuple[Path, ...] = ()) -> Any:
@@ -242,6 +246,8 @@ def _write(folder_fd: int, name: str, rules: Any, files: list[Path]) -> None:
         record = (MAGIC, [(os.fsencode(file.resolve()), _digest(read_bounded(file, MAX_SPEC_BYTES))) for file in files], rules)
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         descriptor = os.open(temporary, flags, 0o600, dir_fd=folder_fd)
+        import pickle
+
         with os.fdopen(descriptor, "wb") as stream:
             pickle.dump(record, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, name, src_dir_fd=folder_fd, dst_dir_fd=folder_fd)
