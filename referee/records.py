@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 else:
     import dataclasses
     import reprlib
+    import sys
     from dataclasses import MISSING, FrozenInstanceError
 
     _STANDARD = dataclasses.dataclass
@@ -141,9 +142,14 @@ else:
             return function if instance is None else function.__get__(instance, owner)
 
         def compile(self):
+            """As the standard library does: the method made inside a function whose arguments are the values it
+            refers to (closures), with the class's module as its globals (so its ``__module__`` and type hints)."""
+            module = sys.modules.get(self.owner.__module__)
+            indented = "\n".join(" " + line for line in self.source.split("\n"))
+            source = f"def __create_fn__({', '.join(self.namespace)}):\n{indented}\n return {self.name}"
             made = {}
-            exec(self.source, self.namespace, made)  # noqa: S102 - source built here from the class's own field names
-            function = made[self.name]
+            exec(source, module.__dict__ if module is not None else {}, made)  # noqa: S102 - built from the field names
+            function = made["__create_fn__"](**self.namespace)
             function.__qualname__ = f"{self.owner.__qualname__}.{self.name}"
             if self.annotations is not None:
                 function.__annotations__ = self.annotations

@@ -223,6 +223,7 @@ def test_eq_and_hash_are_compiled_at_their_first_use_and_hash_as_the_standard_on
     assert {Pair(1, 2), Pair(1, 2), Pair(2, 1)} == {Pair(2, 1), Pair(1, 2)}
     assert inspect.isfunction(vars(Pair)["__eq__"]) and inspect.isfunction(vars(Pair)["__hash__"])
     assert hash(Pair(1, 2)) == hash((1, 2)) and Pair(1, 2) != (1, 2)
+    assert Pair.__eq__.__globals__ is globals() and Pair.__hash__.__module__ == __name__
 
 
 def test_init_is_compiled_at_its_first_use_and_then_is_a_plain_function() -> None:
@@ -236,7 +237,7 @@ def test_init_is_compiled_at_its_first_use_and_then_is_a_plain_function() -> Non
     assert not inspect.isfunction(vars(Late)["__init__"])
     assert Late(1) == Late(1, ())
     assert inspect.isfunction(vars(Late)["__init__"])
-    assert Late.__init__.__qualname__.endswith("Late.__init__")
+    assert Late.__init__.__qualname__.endswith("Late.__init__") and Late.__init__.__module__ == __name__
     assert Late.__init__.__annotations__ == {"a": "int", "b": "tuple[int, ...]", "return": None}
     with pytest.raises(TypeError, match="missing 1 required positional argument: 'a'"):
         Late()  # type: ignore[call-arg]
