@@ -24,43 +24,29 @@ from referee.errors import RefereeError
 _DEBUG = False
 _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})  # only writing fails so: our output could not be written
 
-# Each command: its name, and the module and function that define it (imported when the command is run or listed).
-COMMANDS = {
-    name: (f"referee.commands.{module}", function)
-    for name, module, function in (
-        ("adjudicate", "adjudicate", "adjudicate"),
-        ("cache", "cache", "cache"),
-        ("check", "check", "check"),
-        ("explain", "explain", "explain"),
-        ("play", "play", "play"),
-        ("prove", "prove", "prove"),
-        ("rules", "rules", "rules"),
-        ("schema", "schema", "schema"),
-        ("simulate", "simulate", "simulate"),
-        ("view", "view", "view"),
-    )
-}
+# The commands: each is the function of its name in the module of its name (``referee.commands.check.check``), imported
+# when the command is run or listed.
+COMMANDS = ("adjudicate", "cache", "check", "explain", "play", "prove", "rules", "schema", "simulate", "view")
 
 
 class _Commands(click.Group):
     """The group of commands, each imported from its own module when it is asked for (``COMMANDS``)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        return list(COMMANDS)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         """An unknown command's error names the close ones ("did you mean"), as click does for the commands it holds."""
         name = args[0]
         unknown = getattr(click.exceptions, "NoSuchCommand", None)  # click 8.2 and later
         if unknown is not None and name not in COMMANDS and not name.startswith("-") and not ctx.resilient_parsing:
-            raise unknown(name, possibilities=sorted(COMMANDS), ctx=ctx)
+            raise unknown(name, possibilities=COMMANDS, ctx=ctx)
         return super().resolve_command(ctx, args)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in COMMANDS:
             return None
-        module, function = COMMANDS[cmd_name]
-        command: click.Command = getattr(importlib.import_module(module), function)
+        command: click.Command = getattr(importlib.import_module(f"referee.commands.{cmd_name}"), cmd_name)
         return command
 
 
