@@ -256,7 +256,8 @@ def _interrupt(command: list[str], delay: float, folder: Path) -> None:
         # The one excusable case: the signal came while the process was already leaving (its report written, the
         # kernel tearing it down), too late to change anything. Then it is the whole uninterrupted run, to the byte.
         whole = subprocess.run(line, cwd=folder, capture_output=True, timeout=300, check=False)
-        assert (process.returncode, output, error) == (whole.returncode, whole.stdout, whole.stderr), (command, delay, process.returncode, error)
+        seen = (process.returncode, output, error)
+        assert seen == (whole.returncode, whole.stdout, whole.stderr), (command, delay, process.returncode, error)
         return
     assert error == b"", (command, delay, error)
 
