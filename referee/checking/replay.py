@@ -60,8 +60,10 @@ class Replay:
         timeout: float = DEFAULT_TIMEOUT,
         witness: bool = False,
         answers: bool = True,
+        rules: Rules | None = None,
     ) -> None:
         self.display_path = display_path
+        self.rules = rules  # compiled rules to judge by, whatever the log's spec line says (``referee diff``)
         self.base_dir = base_dir
         self.spec_roots = spec_roots
         self.spec_override = spec_override
@@ -87,11 +89,14 @@ class Replay:
         """How the log's game writes cards (asked by the reader when the header ends); an unusable spec is reported
         when replay starts, as the log's error."""
         try:
-            rules = rules_for(spec_name, self.base_dir, self.spec_override, self.spec_roots)
+            rules = self._rules_for(spec_name)
             self._header_rules = (spec_name, rules)  # _start uses them: the spec is resolved once per log
         except (SpecError, OSError):
             return UNJUDGED  # the spec's problem is the one to report: no card is a syntax error for want of it
         return card_form(rules)
+
+    def _rules_for(self, spec_name: str | None) -> Rules:
+        return self.rules if self.rules is not None else rules_for(spec_name, self.base_dir, self.spec_override, self.spec_roots)
 
     def run_source(self, source: LogSource) -> FileVerdict:
         """Replay a log file or standard input; a log that cannot be read, or whose spec is invalid, raises.
@@ -266,7 +271,7 @@ class Replay:
             name = spec_name.name if spec_name else None
             known = self._header_rules
             rules = (
-                known[1] if known is not None and known[0] == name else rules_for(name, self.base_dir, self.spec_override, self.spec_roots)
+                known[1] if known is not None and known[0] == name else self._rules_for(name)
             )
         except SpecError as error:
             if spec_name is not None and self.spec_override is None and error.position and error.position.path == spec_name.name:

@@ -26,7 +26,7 @@ _OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})  # only wr
 
 # The commands: each is the function of its name in the module of its name (``referee.commands.check.check``), imported
 # when the command is run or listed.
-COMMANDS = ("adjudicate", "cache", "check", "explain", "play", "prove", "rules", "schema", "simulate", "view")
+COMMANDS = ("adjudicate", "cache", "check", "diff", "explain", "play", "prove", "rules", "schema", "simulate", "view")
 
 
 class _Commands(click.Group):

@@ -157,6 +157,11 @@ def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
     return replace_spec(spec, game=game, game_stated=stated) if game else spec
 
 
+def spec_tree(path: Path, roots: tuple[Path, ...] = ()) -> Mapping:
+    """A spec's node tree merged over the specs it extends, as ``load_spec`` reads it: where each item is set."""
+    return _with_switch_rules(_merged_tree(path, 0, roots)[0])
+
+
 def spec_files(path: Path) -> list[Path]:
     """The files a spec is read from that are not shipped: the spec itself and the files its ``extends`` chain names
     below its folder (what a copy of the spec needs beside it)."""

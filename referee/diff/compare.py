@@ -1,0 +1,200 @@
+"""Two specs compared: the declared differences, then a game for each difference in behaviour.
+
+``compare`` is ``referee diff`` without the command line: it reads both specs, lists what they set differently
+(``referee.diff.declared``), and searches a game for each item the engine reads (``referee.diff.games``). Its verdict:
+
+- ``SAME``: no item the engine reads differs, so both specs compile to the same engine and accept the same games,
+  for every player count and every length of game (a proof by construction, not a bounded search);
+- ``DIFFERENT``: a game one spec accepts and the other rejects was found, and judged so by both;
+- ``UNDECIDED``: items the engine reads differ, but no game showing it was found within the time allowed.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from pathlib import Path
+
+from referee.diff import declared
+from referee.diff.declared import Difference, SpecSide
+from referee.diff.games import Found, Search, first_error, judge
+from referee.records import dataclass
+from referee.rules.compiler import Rules, compile_spec, load_rules
+from referee.spec.extends import spec_tree
+from referee.spec.paths import SPECS
+
+DEFAULT_TIMEOUT = 60  # seconds of search for each difference in behaviour (referee diff --timeout)
+
+
+class Status(enum.Enum):
+    """What ``referee diff`` concludes, with its exit code."""
+
+    SAME = 0
+    DIFFERENT = 1
+    UNDECIDED = 3
+
+    @property
+    def exit_code(self) -> int:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """One of the two specs as the reader knows it: its name and where its file is (``specs/NAME.yaml`` when
+    shipped)."""
+
+    name: str
+    path: str
+    replay: str  # what to give ``referee check --spec``: the shipped name, or the file as given
+
+
+@dataclass(frozen=True, slots=True)
+class RuleText:
+    """A rule of one spec, in that spec's words."""
+
+    id: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A difference shown by a game: the log, which spec accepts it, and where and why the other rejects it."""
+
+    item: str
+    log: str
+    accepted_by: Named
+    rejected_by: Named
+    line: int
+    code: str
+    message: str
+    rejecting_rule: RuleText
+    accepting_rule: RuleText | None
+    players: int
+    seed: int
+
+    @property
+    def lines(self) -> int:
+        return self.log.count("\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Everything ``referee diff`` says of two specs."""
+
+    a: Named
+    b: Named
+    declared: tuple[Difference, ...]
+    games: tuple[Shown, ...]
+    unshown: tuple[str, ...]  # items the engine reads that differ, with no game found in time
+    status: Status
+    timeout: float
+    seconds: float
+
+    @property
+    def behaviour(self) -> tuple[Difference, ...]:
+        return tuple(difference for difference in self.declared if difference.behaviour)
+
+
+def named(path: Path, rules: Rules, given: str) -> Named:
+    """How the report names a spec: shipped specs by ``specs/FILE``, files as the user gave them."""
+    try:
+        shown = f"specs/{path.resolve().relative_to(SPECS.resolve())}"
+        return Named(rules.spec.name, shown, rules.spec.name)
+    except ValueError:
+        return Named(rules.spec.name, given, given)
+
+
+def compare(path_a: Path, path_b: Path, given: tuple[str, str], timeout: float = DEFAULT_TIMEOUT, roots: tuple[Path, ...] = ()) -> Comparison:
+    """Compare two spec files: declared differences, and a game for each one in behaviour."""
+    started = time.monotonic()
+    rules_a, rules_b = load_rules(path_a, roots), load_rules(path_b, roots)
+    side_a, side_b = SpecSide(rules_a.spec, spec_tree(path_a, roots)), SpecSide(rules_b.spec, spec_tree(path_b, roots))
+    a, b = named(path_a, rules_a, given[0]), named(path_b, rules_b, given[1])
+    found = declared.differences(side_a, side_b)
+    games: list[Shown] = []
+    unshown: list[str] = []
+    for difference in found:
+        if not difference.behaviour:
+            continue
+        shown = _show(difference, rules_a, rules_b, (a, b), time.monotonic() + timeout)
+        if shown is None:
+            unshown.append(difference.item)
+        else:
+            games.append(shown)
+    if games:
+        status = Status.DIFFERENT
+    else:
+        status = Status.UNDECIDED if unshown else Status.SAME
+    return Comparison(a, b, tuple(found), tuple(games), tuple(unshown), status, timeout, time.monotonic() - started)
+
+
+def _middle(difference: Difference, rules_a: Rules, rules_b: Rules) -> Rules:
+    """The first spec with only this difference taken from the second; the second itself when it moves only with
+    other items (or the first spec with it moved does not compile)."""
+    moved = declared.transplant(rules_a.spec, rules_b.spec, difference)
+    if moved is None:
+        return rules_b
+    try:
+        return compile_spec(moved)
+    except (AssertionError, ValueError, KeyError, TypeError, IndexError):
+        return rules_b
+
+
+def _show(difference: Difference, rules_a: Rules, rules_b: Rules, names: tuple[Named, Named], deadline: float) -> Shown | None:
+    """Search a game for this difference and judge it, as written, under both specs."""
+    best = Search(rules_a, rules_b, _middle(difference, rules_a, rules_b), difference.item).run(deadline)
+    if best is None:
+        return None
+    return shown_game(difference, best, (rules_a, rules_b), names)
+
+
+def shown_game(difference: Difference, best: Found, rules: tuple[Rules, Rules], names: tuple[Named, Named]) -> Shown | None:
+    """The game as a log with its header, judged by both specs (None if they do not part on it as the search said:
+    the report says only what ``referee check`` says)."""
+    accepting, rejecting = best.accepted_by, 1 - best.accepted_by
+    parting = 3 + len(best.lines)  # the three comment lines, then the game
+    header = [
+        f"# referee diff: {difference.item} is {difference.a} in {names[0].name}, {difference.b} in {names[1].name}",
+        f"# referee check --spec {names[accepting].replay} THIS-LOG: valid",
+        f"# referee check --spec {names[rejecting].replay} THIS-LOG: an error at line {parting}, the last",
+    ]
+    log = "\n".join([*header, *best.lines]) + "\n"
+    if not judge(log, rules[accepting]).valid:
+        return None
+    error = first_error(judge(log, rules[rejecting]))
+    if error is None or error.line != parting:
+        return None
+    return Shown(
+        item=difference.item,
+        log=log,
+        accepted_by=names[accepting],
+        rejected_by=names[rejecting],
+        line=error.line,
+        code=error.code,
+        message=error.message,
+        rejecting_rule=_rule(rules[rejecting], error.rule) or RuleText(error.rule, ""),
+        accepting_rule=_accepting_rule(difference, rules[accepting], rules[rejecting], error.rule),
+        players=best.players,
+        seed=best.seed,
+    )
+
+
+def _rule(rules: Rules, rule_id: str) -> RuleText | None:
+    rule = rules.rules_by_id.get(rule_id)
+    return None if rule is None else RuleText(rule.id, rule.summary)
+
+
+def _accepting_rule(difference: Difference, accepting: Rules, rejecting: Rules, rejected_under: str) -> RuleText | None:
+    """The rule of the accepting spec that allows the line: the one its spec ties to the item (the option's rule, the
+    kind's rule), else its rule for the check the other spec failed."""
+    section, _, key = difference.item.partition(".")
+    name = key.split(".", 1)[0]
+    spec = accepting.spec
+    if section == "options" and name in spec.option_rules:
+        return _rule(accepting, spec.option_rules[name])
+    kind = next((kind for kind in spec.kinds if kind.name == name), None)
+    if section == "kinds" and kind is not None:
+        return _rule(accepting, kind.rule)
+    check = next((check for check, rule in rejecting.check_rules.items() if rule.id == rejected_under), None)
+    rule = accepting.check_rules.get(check) if check is not None else None
+    return None if rule is None else RuleText(rule.id, rule.summary)

@@ -1,0 +1,116 @@
+"""Games that show a difference: a log one spec accepts and the other rejects, the shortest the search finds.
+
+The search plays random legal games under one compiled engine and judges them, whole, with the other engines as
+``referee check`` does (the same reader and replay). For one difference it uses three specs: the two compared, and
+the middle one, the first spec with only that item taken from the second (``declared.transplant``). A game legal
+under the middle spec that the first spec rejects at line K, while the second spec accepts it up to K, is kept to
+line K: the second spec accepts it, the first rejects it, and the difference alone makes it so. The other way round,
+a game legal under the first spec that the middle spec rejects at line K, and the second spec too, at that same
+line. A difference that cannot be moved alone is searched between the two specs themselves.
+
+Every game kept is judged once more, as written, by both specs' own compiled rules: what ``referee diff`` reports is
+what ``referee check --spec`` says of the file.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Iterator
+
+from referee.checking.replay import Replay
+from referee.log.writer import format_event
+from referee.records import dataclass
+from referee.rules.compiler import Rules
+from referee.verdicts import Diagnostic, FileVerdict
+
+SEEDS = 400  # games tried per difference at most
+PATIENCE = 60  # games tried after the shortest so far before the search settles for it
+MAX_LINES = 20_000  # a game is cut here (a target of many rounds takes a few thousand lines)
+_LONG_GAME_ITEMS = ("options.target", "options.scoring", ".points")  # shown only at a round's or the game's end
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """A game the search found: its event lines (line 1 is left for a comment), which spec accepts it (0: the first,
+    1: the second), the seat count and seed it was played with."""
+
+    lines: tuple[str, ...]
+    accepted_by: int
+    players: int
+    seed: int
+
+
+def judge(text: str, rules: Rules, name: str = "game.log") -> FileVerdict:
+    """What ``referee check`` says of this log under these rules (whatever spec line it has)."""
+    return Replay(name, None, rules=rules).run(io.BytesIO(text.encode("utf-8")))
+
+
+def first_error(verdict: FileVerdict) -> Diagnostic | None:
+    return min(verdict.errors, key=lambda diagnostic: diagnostic.line) if verdict.errors else None
+
+
+def _player_counts(simulated: Rules, other: Rules) -> list[int]:
+    """Seat counts to play: those the other spec does not allow first (a difference in players shows at once), then
+    small tables (short games)."""
+    mine = range(simulated.spec.min_players, simulated.spec.max_players + 1)
+    theirs = range(other.spec.min_players, other.spec.max_players + 1)
+    outside = [count for count in mine if count not in theirs][:2]
+    return outside or [count for count in (2, 3, 4) if count in mine] or [mine.start]
+
+
+def _played(rules: Rules, players: int, seed: int, rounds: int, longest: int) -> Iterator[str]:
+    """The lines of one random legal game under ``rules`` (line 1 is left for a comment), at most ``longest``."""
+    from referee.play.simulate import Simulator
+
+    simulator = Simulator(rules, players, seed, "full", max_rounds=rounds)
+    simulator.optional_header = False
+    for count, event in enumerate(simulator.events(), start=1):
+        if count >= longest:
+            return
+        yield format_event(event)
+
+
+class Search:
+    """The search for one difference: ``first`` and ``second`` the specs compared, ``middle`` the first with the
+    difference taken from the second (the second itself when it cannot be moved alone)."""
+
+    def __init__(self, first: Rules, second: Rules, middle: Rules, item: str) -> None:
+        self.first, self.second, self.middle = first, second, middle
+        self.rounds = 40 if any(part in item for part in _LONG_GAME_ITEMS) else 3
+        self.best: Found | None = None
+
+    def run(self, deadline: float, seeds: int = SEEDS) -> Found | None:
+        """The shortest game found before ``deadline`` (``time.monotonic()``), or None."""
+        since_best = 0
+        for seed in range(seeds):
+            if time.monotonic() > deadline or (self.best is not None and since_best >= PATIENCE):
+                break
+            found = self._try(seed)
+            since_best += 1
+            if found is not None and (self.best is None or len(found.lines) < len(self.best.lines)):
+                self.best, since_best = found, 0
+        return self.best
+
+    def _try(self, seed: int) -> Found | None:
+        """One game: played under the middle spec (even seeds) or the first (odd), cut where the specs part."""
+        playing, judging = (self.middle, self.first) if seed % 2 == 0 else (self.first, self.middle)
+        counts = _player_counts(playing, judging)
+        players = counts[(seed // 2) % len(counts)]
+        longest = min(MAX_LINES, len(self.best.lines) if self.best is not None else MAX_LINES)
+        if longest < 2:
+            return None  # nothing shorter than one line
+        try:
+            lines = ["# referee diff", *_played(playing, players, seed, self.rounds, longest)]
+        except (AssertionError, ValueError, KeyError, IndexError):  # a middle spec the engine cannot play
+            return None
+        parting = first_error(judge("\n".join(lines) + "\n", judging))
+        if parting is None or not 2 <= parting.line <= len(lines):  # line 1 is the comment: a game parts on an event
+            return None
+        kept = lines[: parting.line]
+        second = first_error(judge("\n".join(kept) + "\n", self.second))
+        if seed % 2 == 0 and second is not None:
+            return None  # the second spec parts from the middle one earlier: another difference shows first
+        if seed % 2 == 1 and (second is None or second.line != parting.line):
+            return None
+        return Found(tuple(kept[1:]), 1 if seed % 2 == 0 else 0, players, seed)

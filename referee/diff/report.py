@@ -1,0 +1,149 @@
+"""A comparison rendered at the edge: as text for a person, as JSON for a program (docs/json.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from referee.diff.compare import Comparison, Named, Shown, Status
+from referee.diff.declared import Difference
+from referee.errors import Position
+from referee.spec.paths import SPECS
+
+WIDE = 72  # a value longer than this is cut in text (JSON keeps it whole)
+TAIL = 4  # the last lines of a game shown in text
+
+
+def where(position: Position | None) -> str | None:
+    """``FILE:LINE`` of a spec line; a shipped spec's file as ``specs/NAME``."""
+    if position is None:
+        return None
+    path = position.path
+    shipped = str(SPECS.resolve())
+    if path.startswith(shipped + "/"):
+        path = "specs/" + path[len(shipped) + 1 :]
+    return f"{path}:{position.line}" if position.line else path
+
+
+def file_name(number: int, item: str) -> str:
+    """The file a game is written to in ``--out``: its number and its item, in letters a file name keeps."""
+    return f"{number:02d}-{re.sub(r'[^A-Za-z0-9.-]+', '-', item)}.log"
+
+
+def _cut(text: str, width: int = WIDE) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _declared_line(difference: Difference, a: Named, b: Named) -> str:
+    places = [
+        f"{spec.name}: {where(position) or 'not written (the default)' if value != 'absent' else 'not there'}"
+        for spec, position, value in ((a, difference.a_at, difference.a), (b, difference.b_at, difference.b))
+    ]
+    return f"  {difference.item}: {_cut(difference.a, 40)} -> {_cut(difference.b, 40)}  ({'; '.join(places)})"
+
+
+def _game_lines(shown: Shown, file: str | None) -> list[str]:
+    accepted, rejected = shown.accepted_by.name, shown.rejected_by.name
+    lines = [
+        f"  {shown.item}: {shown.lines} lines, {shown.players} players; {accepted} accepts it, {rejected} rejects line {shown.line}",
+        f"    {rejected}, line {shown.line}: {shown.code}: {shown.message}",
+        f"      rule {shown.rejecting_rule.id}: {shown.rejecting_rule.summary}".rstrip(": "),
+    ]
+    if shown.accepting_rule is not None:
+        lines.append(f"    {accepted}, line {shown.line}: legal under rule {shown.accepting_rule.id}: {shown.accepting_rule.summary}")
+    else:
+        lines.append(f"    {accepted}, line {shown.line}: legal (no rule of {accepted} forbids it)")
+    log = shown.log.splitlines()
+    first = len(log) - TAIL + 1
+    lines.append("    the game's last lines:")
+    lines.extend(f"    {number:>5}  {_cut(text, WIDE)}" for number, text in enumerate(log[-TAIL:], start=first))
+    lines.append(f"    the whole game: {file}" if file else "    (--out DIR writes the whole game)")
+    return lines
+
+
+def _conclusion(comparison: Comparison) -> str:
+    a, b = comparison.a.name, comparison.b.name
+    seconds = f"{comparison.seconds:.1f} s"
+    if comparison.status is Status.SAME:
+        return (
+            f"{a} and {b} accept the same games: every item the engine reads is equal, so both compile to the same "
+            f"engine (proved for every player count and every length of game; {seconds})"
+        )
+    if comparison.status is Status.DIFFERENT:
+        shown = len(comparison.games)
+        text = f"{a} and {b} accept different games: {shown} difference{'s' if shown != 1 else ''} in play shown by a game"
+        if comparison.unshown:
+            text += f"; no game found for {', '.join(comparison.unshown)} within {comparison.timeout:g} s each"
+        return text + f" ({seconds})"
+    return (
+        f"undecided: {a} and {b} differ in {', '.join(comparison.unshown)}, which the engine reads, but no game showing "
+        f"it was found within {comparison.timeout:g} s each ({seconds})"
+    )
+
+
+def render_text(comparison: Comparison, files: dict[str, str]) -> str:
+    """The comparison for a person: the declared differences, in play and in wording, each game, the conclusion."""
+    a, b = comparison.a, comparison.b
+    play = comparison.behaviour
+    wording = [difference for difference in comparison.declared if not difference.behaviour]
+    lines = [f"{a.name} ({a.path}) -> {b.name} ({b.path}): {len(play)} in play, {len(wording)} in wording"]
+    if play:
+        lines += ["", "Declared differences in play (the engine reads these):"]
+        lines += [_declared_line(difference, a, b) for difference in play]
+    if wording:
+        lines += ["", "Declared differences in wording (rules and claims: no game tells them apart):"]
+        lines += [_declared_line(difference, a, b) for difference in wording]
+    if comparison.games:
+        lines += ["", "Games (each accepted by one spec and rejected by the other):"]
+        for shown in comparison.games:
+            lines += _game_lines(shown, files.get(shown.item))
+    lines += ["", _conclusion(comparison)]
+    return "\n".join(lines) + "\n"
+
+
+def _named(spec: Named) -> dict[str, str]:
+    return {"name": spec.name, "path": spec.path}
+
+
+def to_json(comparison: Comparison, files: dict[str, str]) -> dict[str, Any]:
+    """The comparison for a program (docs/json.md, ``referee diff``)."""
+    return {
+        "a": _named(comparison.a),
+        "b": _named(comparison.b),
+        "status": comparison.status.name.lower(),
+        "declared": [
+            {
+                "item": difference.item,
+                "section": difference.section,
+                "a": difference.a,
+                "b": difference.b,
+                "a_line": where(difference.a_at),
+                "b_line": where(difference.b_at),
+                "behaviour": difference.behaviour,
+            }
+            for difference in comparison.declared
+        ],
+        "games": [
+            {
+                "item": shown.item,
+                "accepted_by": shown.accepted_by.name,
+                "rejected_by": shown.rejected_by.name,
+                "line": shown.line,
+                "code": shown.code,
+                "message": shown.message,
+                "rule": {"id": shown.rejecting_rule.id, "summary": shown.rejecting_rule.summary},
+                "accepting_rule": None
+                if shown.accepting_rule is None
+                else {"id": shown.accepting_rule.id, "summary": shown.accepting_rule.summary},
+                "lines": shown.lines,
+                "players": shown.players,
+                "file": files.get(shown.item),
+                "log": shown.log,
+            }
+            for shown in comparison.games
+        ],
+        "unshown": list(comparison.unshown),
+        "proved": "every player count and every length of game" if comparison.status is Status.SAME else None,
+        "timeout": comparison.timeout,
+        "seconds": round(comparison.seconds, 3),
+    }
