@@ -270,9 +270,7 @@ class Replay:
         try:
             name = spec_name.name if spec_name else None
             known = self._header_rules
-            rules = (
-                known[1] if known is not None and known[0] == name else self._rules_for(name)
-            )
+            rules = known[1] if known is not None and known[0] == name else self._rules_for(name)
         except SpecError as error:
             if spec_name is not None and self.spec_override is None and error.position and error.position.path == spec_name.name:
                 message = f"{Position(self.display_path, spec_name.line)}: error: {error.message}"

@@ -104,7 +104,9 @@ def named(path: Path, rules: Rules, given: str) -> Named:
         return Named(rules.spec.name, given, given)
 
 
-def compare(path_a: Path, path_b: Path, given: tuple[str, str], timeout: float = DEFAULT_TIMEOUT, roots: tuple[Path, ...] = ()) -> Comparison:
+def compare(
+    path_a: Path, path_b: Path, given: tuple[str, str], timeout: float = DEFAULT_TIMEOUT, roots: tuple[Path, ...] = ()
+) -> Comparison:
     """Compare two spec files: declared differences, and a game for each one in behaviour."""
     started = time.monotonic()
     rules_a, rules_b = load_rules(path_a, roots), load_rules(path_b, roots)
@@ -121,10 +123,7 @@ def compare(path_a: Path, path_b: Path, given: tuple[str, str], timeout: float =
             unshown.append(difference.item)
         else:
             games.append(shown)
-    if games:
-        status = Status.DIFFERENT
-    else:
-        status = Status.UNDECIDED if unshown else Status.SAME
+    status = Status.DIFFERENT if games else Status.UNDECIDED if unshown else Status.SAME
     return Comparison(a, b, tuple(found), tuple(games), tuple(unshown), status, timeout, time.monotonic() - started)
 
 

@@ -79,12 +79,16 @@ def _entry(tree: Mapping, *keys: str, partial: bool = False) -> Position | None:
 def _item_node(tree: Mapping, section: str, item_id: str) -> Position | None:
     """The position of the rule or claim with this id."""
     items = tree.entries.get(section)
-    if not isinstance(items, Sequence):
-        return None
-    for item in items.items:
-        if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar) and item.entries["id"].value == item_id:  # type: ignore[union-attr]
+    for item in items.items if isinstance(items, Sequence) else ():
+        if _id_of(item) == item_id:
             return item.position
     return None
+
+
+def _id_of(item: Node) -> str | None:
+    """The ``id`` of a rule or claim node."""
+    found = item.entries.get("id") if isinstance(item, Mapping) else None
+    return found.value if isinstance(found, Scalar) else None
 
 
 class Section:
@@ -151,7 +155,12 @@ class Matching(Section):
     """What a played face must share with the top of the discard pile."""
 
     name = "matching"
-    _FIELDS = {"same-colour": "same_colour", "same-number": "same_number", "same-action-kind": "same_action_kind", "wild-always": "wild_always"}
+    _FIELDS = {
+        "same-colour": "same_colour",
+        "same-number": "same_number",
+        "same-action-kind": "same_action_kind",
+        "wild-always": "wild_always",
+    }
 
     def values(self, spec: Spec) -> dict[str, object]:
         return {key: getattr(spec.matching, field) for key, field in self._FIELDS.items()}
@@ -213,8 +222,8 @@ class Kinds(Section):
         for kind in spec.kinds:
             found[kind.name] = "defined"
             found[f"{kind.name}.class"] = kind.face_class.value
-            found[f"{kind.name}.sides"] = tuple(spec.side_names[side] for side in kind.sides)
-            found[f"{kind.name}.numbers"] = kind.numbers
+            found[f"{kind.name}.sides"] = tuple(spec.side_names[side] for side in sorted(kind.sides))
+            found[f"{kind.name}.numbers"] = tuple(sorted(kind.numbers))
             of_numbers = ", ".join(f"{number}: {copies}" for number, copies in sorted(kind.number_copies))
             found[f"{kind.name}.copies"] = f"{kind.copies}" + (f" ({of_numbers})" if of_numbers else "")
             found[f"{kind.name}.points"] = "face-value" if kind.points is None else kind.points
@@ -336,7 +345,7 @@ class Rules(Section):
 
 def _ids(tree: Mapping, section: str) -> list[str]:
     items = tree.entries.get(section)
-    ids = [item.entries["id"].value for item in getattr(items, "items", ()) if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar)]  # type: ignore[union-attr]
+    ids = [found for found in map(_id_of, items.items if isinstance(items, Sequence) else ()) if found is not None]
     return sorted(ids, key=len, reverse=True)  # the longest first: 'a.b' before 'a'
 
 
@@ -412,4 +421,3 @@ def transplant(a: Spec, b: Spec, difference: Difference) -> Spec | None:
 def same_behaviour(found: list[Difference]) -> bool:
     """No item the engine reads differs: the two specs compile to the same engine."""
     return not any(difference.behaviour for difference in found)
-

@@ -12,6 +12,7 @@ from referee.spec.paths import SPECS
 
 WIDE = 72  # a value longer than this is cut in text (JSON keeps it whole)
 TAIL = 4  # the last lines of a game shown in text
+WHOLE = 12  # a game this short is shown whole
 
 
 def where(position: Position | None) -> str | None:
@@ -54,16 +55,16 @@ def _game_lines(shown: Shown, file: str | None) -> list[str]:
     else:
         lines.append(f"    {accepted}, line {shown.line}: legal (no rule of {accepted} forbids it)")
     log = shown.log.splitlines()
-    first = len(log) - TAIL + 1
-    lines.append("    the game's last lines:")
-    lines.extend(f"    {number:>5}  {_cut(text, WIDE)}" for number, text in enumerate(log[-TAIL:], start=first))
+    shown_lines = log if len(log) <= WHOLE else log[-TAIL:]
+    lines.append("    the game:" if len(log) <= WHOLE else "    the game's last lines:")
+    lines.extend(f"    {number:>5}  {_cut(text, WIDE)}" for number, text in enumerate(shown_lines, start=len(log) - len(shown_lines) + 1))
     lines.append(f"    the whole game: {file}" if file else "    (--out DIR writes the whole game)")
     return lines
 
 
 def _conclusion(comparison: Comparison) -> str:
     a, b = comparison.a.name, comparison.b.name
-    seconds = f"{comparison.seconds:.1f} s"
+    seconds = f"{comparison.seconds:.3f} s"
     if comparison.status is Status.SAME:
         return (
             f"{a} and {b} accept the same games: every item the engine reads is equal, so both compile to the same "

@@ -1,0 +1,360 @@
+"""``referee diff``: declared differences item by item, a game for each difference in play, and equal specs proved so."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.checking.replay import check_path
+from referee.diff.compare import Comparison, Status, compare
+from referee.rules.compiler import load_rules
+from referee.spec import model
+from referee.spec.extends import resolve_spec
+from referee.spec.paths import SPECS, shipped_spec_names
+from referee.spec.vocabulary import OPTION_CHOICES
+
+# Each shipped house spec, the game it changes, and the items in play it declares (one game each).
+HOUSE_SPECS = {
+    "house-stacking": ("uno-flip", {"options.stacking.draw-one-on-draw-one", "options.stacking.draw-five-on-draw-five"}),
+    "house-dealer-chooses": ("uno-flip", {"options.start-colour-chooser"}),
+    "house-lowest-score": ("uno-flip", {"options.scoring"}),
+    "house-short-game": ("uno-flip", {"options.target", "kinds.draw-five.effects"}),
+    "uno-flip-party": (
+        "uno-flip",
+        {
+            "options.draw-until-playable",
+            "options.jump-in",
+            "options.seven-swaps",
+            "options.stacking.draw-one-on-draw-one",
+            "options.stacking.wild-draw-two-on-draw-one",
+            "options.stacking.wild-draw-two-on-wild-draw-two",
+            "options.stacking.draw-five-on-draw-five",
+        },
+    ),
+    "uno-draw-to-match": ("uno", {"options.draw-until-playable"}),
+    "uno-jump-in": ("uno", {"options.jump-in"}),
+    "uno-seven-zero": ("uno", {"options.seven-swaps", "options.zero-rotates"}),
+    "uno-progressive": (
+        "uno",
+        {
+            "options.stacking.draw-two-on-draw-two",
+            "options.stacking.wild-draw-four-on-draw-two",
+            "options.stacking.wild-draw-four-on-wild-draw-four",
+        },
+    ),
+    "uno-party": (
+        "uno",
+        {
+            "options.draw-until-playable",
+            "options.jump-in",
+            "options.seven-swaps",
+            "options.zero-rotates",
+            "options.stacking.draw-two-on-draw-two",
+            "options.stacking.wild-draw-four-on-draw-two",
+            "options.stacking.wild-draw-four-on-wild-draw-four",
+        },
+    ),
+}
+QUICK_PAIRS = ("uno-seven-zero", "house-short-game")
+
+
+def _compare(a: str | Path, b: str | Path, timeout: float = 60) -> Comparison:
+    return compare(resolve_spec(str(a), None), resolve_spec(str(b), None), (str(a), str(b)), timeout)
+
+
+def _spec(folder: Path, name: str, text: str) -> Path:
+    path = folder / f"{name}.yaml"
+    path.write_text(f"format: referee-spec/1\nname: {name}\ntitle: {name}\n{text}", encoding="utf-8")
+    return path
+
+
+def _assert_games_judged(comparison: Comparison, folder: Path, a: str | Path, b: str | Path) -> None:
+    """Each game, written to a file, is valid under one spec and fails at its last line under the other, as
+    ``referee check --spec`` says."""
+    paths = {comparison.a.name: resolve_spec(str(a), None), comparison.b.name: resolve_spec(str(b), None)}
+    for number, shown in enumerate(comparison.games):
+        log = folder / f"game-{number}.log"
+        log.write_text(shown.log, encoding="utf-8")
+        accepted = check_path(log, spec_override=paths[shown.accepted_by.name])
+        rejected = check_path(log, spec_override=paths[shown.rejected_by.name])
+        assert accepted.valid, (shown.item, accepted.errors)
+        assert not rejected.valid and rejected.errors[0].line == shown.line == shown.log.count("\n"), (shown.item, rejected.errors)
+        assert rejected.errors[0].code == shown.code
+
+
+# -- every item the engine reads is compared
+
+
+def test_the_sections_cover_every_field_the_engine_reads() -> None:
+    """A new field of the spec model must be placed: compared in play by a section, or wording. Equal items in play
+    prove equal games only while this list is whole."""
+    in_play = {
+        model.Spec: {"min_players", "max_players", "hand_size", "start_side", "colours", "matching", "kinds", "options", "deck"},
+        model.Kind: {"name", "face_class", "sides", "copies", "numbers", "number_copies", "points", "effects", "at_start", "spellings"},
+        model.Matching: {"same_colour", "same_number", "same_action_kind", "wild_always"},
+        model.Outcome: {"draws", "cards", "then"},
+        model.Disputes: {"guilty", "innocent", "catch_draws"},
+        model.Effect: {"name", "amount", "settings"},
+    }
+    wording = {
+        model.Spec: {"name", "title", "path", "sources", "option_rules", "rules", "game", "game_stated", "claims"},
+        model.Kind: {"rule", "start_rule"},
+        model.Outcome: {"rule"},
+    }
+    also = {model.Spec: {"deck_official", "disputes", "side_names"}}  # compared too (deck.official, disputes, table.sides)
+    for record, fields in in_play.items():
+        names = {field.name for field in dataclasses.fields(record)}
+        assert names == fields | wording.get(record, set()) | also.get(record, set()), record
+    assert {field.name for field in dataclasses.fields(model.Options)} == {name.replace("-", "_") for name in OPTION_CHOICES} | {
+        "target",
+        "stacking",
+        "challenge_innocent_extra",
+        "uno_catch_penalty",
+        "seven_swaps",
+        "zero_rotates",
+        "jump_in",
+        "draw_until_playable",
+    }
+
+
+@pytest.mark.parametrize("name", shipped_spec_names())
+def test_a_spec_against_itself_is_the_same(name: str) -> None:
+    comparison = _compare(name, name)
+    assert comparison.status is Status.SAME and comparison.declared == () and comparison.games == ()
+
+
+# -- copies: reworded, reordered, restated
+
+
+def _reworded_reordered(source: Path, folder: Path, name: str, seed: int) -> Path:
+    """The spec's YAML with every summary reworded, every mapping and list in another order, a new name and title."""
+    tree = yaml.safe_load(source.read_text(encoding="utf-8"))
+    shuffle = random.Random(seed)
+
+    def reorder(node: object) -> object:
+        if isinstance(node, dict):
+            items = list(node.items())
+            if "light" not in node:  # the order of the sides is which side is which: the rest may go in any order
+                shuffle.shuffle(items)
+            return {key: reorder(value) for key, value in items}
+        if isinstance(node, list):
+            items = [reorder(item) for item in node]
+            shuffle.shuffle(items)
+            return items
+        return node
+
+    for rule in tree["rules"]:
+        rule["summary"] = "In other words: " + rule["summary"]
+    tree = reorder(tree)
+    tree.update(name=name, title=f"A reworded copy of {source.stem}")
+    path = folder / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(tree, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("game", ["uno", "uno-flip"])
+def test_a_reworded_reordered_copy_accepts_the_same_games(game: str, tmp_path: Path) -> None:
+    copy = _reworded_reordered(SPECS / f"{game}.yaml", tmp_path, f"{game}-copy", seed=len(game))
+    comparison = _compare(game, copy)
+    assert comparison.status is Status.SAME, [d.item for d in comparison.behaviour]
+    assert comparison.behaviour == () and comparison.games == ()
+    assert any(difference.item.endswith(".summary") for difference in comparison.declared)  # the rewording is listed
+
+
+def test_a_restated_house_spec_accepts_the_same_games(tmp_path: Path) -> None:
+    """Options and a kind written again with the values they already have change nothing in play."""
+    restated = _spec(
+        tmp_path,
+        "restated",
+        "extends: uno-flip\n"
+        "options:\n  target: {value: 500}\n  two-player-reverse: {value: skip}\n  stacking: {value: []}\n"
+        "kinds:\n  draw-five:\n    effects: [{next-player-draws: 5}]\n    points: 20\n"
+        "table:\n  hand-size: 7\n",
+    )
+    comparison = _compare("uno-flip", restated)
+    assert comparison.status is Status.SAME and comparison.declared == ()
+
+
+# -- each house rule shown by a game
+
+
+def _house_pair(house: str, tmp_path: Path) -> None:
+    base, expected = HOUSE_SPECS[house]
+    comparison = _compare(base, house)
+    assert comparison.status is Status.DIFFERENT
+    assert {difference.item for difference in comparison.behaviour} == expected
+    assert {shown.item for shown in comparison.games} == expected and comparison.unshown == ()
+    _assert_games_judged(comparison, tmp_path, base, house)
+
+
+@pytest.mark.parametrize("house", QUICK_PAIRS)
+def test_a_house_spec_shows_each_house_rule_by_a_game(house: str, tmp_path: Path) -> None:
+    _house_pair(house, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("house", sorted(set(HOUSE_SPECS) - set(QUICK_PAIRS)))
+def test_every_shipped_house_spec_shows_each_house_rule_by_a_game(house: str, tmp_path: Path) -> None:
+    _house_pair(house, tmp_path)
+
+
+def test_the_house_specs_are_all_listed() -> None:
+    """Every shipped spec that extends another is compared above."""
+    extending = {name for name in shipped_spec_names() if "\nextends:" in (SPECS / f"{name}.yaml").read_text(encoding="utf-8")}
+    assert extending == set(HOUSE_SPECS)
+
+
+def test_the_other_way_round_the_other_spec_accepts(tmp_path: Path) -> None:
+    backward = _compare("uno-seven-zero", "uno")
+    assert backward.a.name == "uno-seven-zero" and backward.status is Status.DIFFERENT
+    assert [(d.item, d.a, d.b) for d in backward.behaviour] == [
+        ("options.seven-swaps", "true", "false"),
+        ("options.zero-rotates", "true", "false"),
+    ]
+    assert {shown.item for shown in backward.games} == {"options.seven-swaps", "options.zero-rotates"}
+    _assert_games_judged(backward, tmp_path, "uno-seven-zero", "uno")
+
+
+# -- one number changed
+
+
+def test_one_changed_number_is_one_difference_and_its_game(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "draw-one-draws-two", "extends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 2}]\n")
+    comparison = _compare("uno-flip", spec)
+    assert [(d.item, d.a, d.b) for d in comparison.declared] == [
+        ("kinds.draw-one.effects", "[next-player-draws 1]", "[next-player-draws 2]")
+    ]
+    assert comparison.declared[0].b_at is not None and comparison.declared[0].b_at.line == 7
+    assert len(comparison.games) == 1 and comparison.status is Status.DIFFERENT
+    _assert_games_judged(comparison, tmp_path, "uno-flip", spec)
+
+
+@pytest.mark.parametrize(
+    ("text", "item"),
+    [
+        ("table:\n  hand-size: 5\n", "table.hand-size"),
+        ("table:\n  max-players: 12\n", "table.max-players"),
+        ("matching:\n  same-number: false\n", "matching.same-number"),
+        ("disputes:\n  catch: {draws: catcher}\n", "disputes.catch"),
+        ("kinds:\n  skip:\n    points: 30\n", "kinds.skip.points"),
+        ("options:\n  dealer-rotation: {value: right, rule: table.dealer}\n", "options.dealer-rotation"),
+        ("options:\n  reshuffle: {value: take-all, rule: reshuffle.when-empty}\n", "options.reshuffle"),
+        ("options:\n  uno-catch-penalty: {value: 4, rule: uno.catch}\n", "options.uno-catch-penalty"),
+    ],
+)
+def test_each_section_in_play_is_shown_by_a_game(text: str, item: str, tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "changed", "extends: uno\n" + text)
+    comparison = _compare("uno", spec)
+    assert [d.item for d in comparison.behaviour] == [item]
+    assert [shown.item for shown in comparison.games] == [item]
+    _assert_games_judged(comparison, tmp_path, "uno", spec)
+
+
+# -- a difference no game was found for: undecided, never "the same"
+
+
+def test_a_difference_without_a_game_is_undecided(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    comparison = _compare("uno", spec, timeout=0.5)
+    assert comparison.status is Status.UNDECIDED and comparison.unshown == ("deck.official",)
+    assert comparison.declared[0].b_at is not None and comparison.declared[0].b_at.line == 5
+
+
+# -- the command
+
+
+def _referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+def test_the_command_writes_each_game_and_exits_1(tmp_path: Path) -> None:
+    result = _referee("diff", "uno", "uno-seven-zero", "--out", str(tmp_path / "games"))
+    assert result.returncode == 1, result.stderr
+    assert "options.seven-swaps: false -> true" in result.stdout
+    assert result.stdout.strip().splitlines()[-1].startswith("uno and uno-seven-zero accept different games: 2 differences in play")
+    files = sorted(path.name for path in (tmp_path / "games").iterdir())
+    assert files == ["01-options.seven-swaps.log", "02-options.zero-rotates.log"]
+    for name in files:
+        log = tmp_path / "games" / name
+        assert _referee("check", "--spec", "uno", str(log)).returncode == 0
+        assert _referee("check", "--spec", "uno-seven-zero", str(log)).returncode == 1
+
+
+def test_the_command_in_json(tmp_path: Path) -> None:
+    copy = _reworded_reordered(SPECS / "uno.yaml", tmp_path, "copy", seed=3)
+    result = _referee("diff", "uno", str(copy), "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["status"] == "same" and data["games"] == [] and data["proved"] == "every player count and every length of game"
+    assert all(item["behaviour"] is False for item in data["declared"])
+    assert {"item", "section", "a", "b", "a_line", "b_line", "behaviour"} == set(data["declared"][0])
+    result = _referee("diff", "uno", "uno-jump-in", "--format", "json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 1 and data["status"] == "different"
+    (game,) = data["games"]
+    assert game["item"] == "options.jump-in" and game["log"].count("\n") == game["lines"] == game["line"]
+    assert game["rule"]["id"] and game["accepted_by"] in ("uno", "uno-jump-in")
+
+
+def test_the_command_exits_3_when_undecided(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    result = _referee("diff", "uno", str(spec), "--timeout", "0.5")
+    assert result.returncode == 3 and result.stdout.strip().splitlines()[-1].startswith("undecided: uno and")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("uno", "no-such-spec"), "no-such-spec"),
+        (("uno",), "Missing argument 'B'"),
+        (("uno", "uno", "--timeout", "0"), "--timeout"),
+    ],
+)
+def test_bad_input_is_one_error_line_and_exit_2(args: tuple[str, ...], message: str) -> None:
+    result = _referee("diff", *args)
+    assert result.returncode == 2 and "error: " in result.stderr and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 2  # the error, and for a usage error the hint to --help
+    assert "Traceback" not in result.stderr
+
+
+def test_an_invalid_spec_file_names_its_line(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "bad", "extends: uno\noptions:\n  reshuffle: {value: whole-pile}\n")
+    result = _referee("diff", "uno", str(spec))
+    assert result.returncode == 2 and result.stderr.startswith(f"{spec}:6:") and "reshuffle" in result.stderr
+
+
+# -- any one option changed: its one difference, and a game that check confirms
+
+
+_BASES = ("uno", "uno-flip")
+
+
+@st.composite
+def _one_option(draw: st.DrawFn) -> tuple[str, str, str]:
+    base = draw(st.sampled_from(_BASES))
+    name = draw(st.sampled_from(sorted(OPTION_CHOICES)))
+    value = draw(st.sampled_from(sorted(OPTION_CHOICES[name])))
+    return base, name, value
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_one_option())
+def test_any_one_option_changed_is_its_one_difference(tmp_path: Path, case: tuple[str, str, str]) -> None:
+    base, name, value = case
+    spec = _spec(tmp_path, "one-option", f"extends: {base}\noptions:\n  {name}: {{value: {value}, rule: play.match}}\n")
+    comparison = _compare(base, spec, timeout=20)
+    behaviour = [d.item for d in comparison.behaviour]
+    if str(load_rules(resolve_spec(base, None)).spec.options[name]) == value:
+        assert behaviour == [] and comparison.status is Status.SAME
+    else:
+        assert behaviour == [f"options.{name}"] and comparison.status is Status.DIFFERENT
+        _assert_games_judged(comparison, tmp_path, base, spec)
