@@ -305,6 +305,20 @@ def test_the_command_in_json(tmp_path: Path) -> None:
     assert game["rule"]["id"] and game["accepted_by"] in ("uno", "uno-jump-in")
 
 
+def test_the_specs_may_be_given_with_spec_options() -> None:
+    result = _referee("diff", "--spec", "uno", "--spec", "uno-jump-in", "--format", "json")
+    data = json.loads(result.stdout)
+    assert result.returncode == 1 and (data["a"]["name"], data["b"]["name"]) == ("uno", "uno-jump-in")
+
+
+def test_items_that_move_only_together_share_one_game(tmp_path: Path) -> None:
+    comparison = _compare("uno-flip", "uno")
+    (together,) = [shown for shown in comparison.games if len(shown.items) > 1]
+    assert {"table.sides", "deck.cards", "kinds.flip"} <= set(together.items)
+    assert comparison.status is Status.DIFFERENT
+    _assert_games_judged(comparison, tmp_path, "uno-flip", "uno")
+
+
 def test_the_command_exits_3_when_undecided(tmp_path: Path) -> None:
     spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
     result = _referee("diff", "uno", str(spec), "--timeout", "0.5")
@@ -315,7 +329,8 @@ def test_the_command_exits_3_when_undecided(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (("uno", "no-such-spec"), "no-such-spec"),
-        (("uno",), "Missing argument 'B'"),
+        (("uno",), "diff compares two specs, A and B; 1 given"),
+        (("uno", "uno-jump-in", "--spec", "uno-flip"), "3 given"),
         (("uno", "uno", "--timeout", "0"), "--timeout"),
     ],
 )

@@ -11,18 +11,25 @@ from referee import errors
 from referee.commands.options import format_option, skip_cache
 
 
-def _spec_argument(ctx: click.Context, param: click.Parameter, value: str) -> tuple[str, Path]:
-    """A spec as ``--spec`` takes it: a shipped name or a spec file."""
-    if value == "":
-        raise click.BadParameter("an empty name names no spec", ctx=ctx, param=param)
+def _specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+    """Specs as ``--spec`` takes them: each a shipped name or a spec file."""
     from referee.spec.extends import resolve_spec
 
-    return value, resolve_spec(value, None)
+    if "" in value:
+        raise click.BadParameter("an empty name names no spec", ctx=ctx, param=param)
+    return tuple((name, resolve_spec(name, None)) for name in value)
 
 
 @click.command()
-@click.argument("spec_a", metavar="A", callback=_spec_argument)
-@click.argument("spec_b", metavar="B", callback=_spec_argument)
+@click.argument("spec_files", nargs=-1, metavar="A B", callback=_specs)
+@click.option(
+    "--spec",
+    "spec_options",
+    multiple=True,
+    metavar="NAME|FILE",
+    callback=_specs,
+    help="A spec (shipped name or file), the same as naming it as an argument: A first, then B.",
+)
 @click.option(
     "--out",
     "out_dir",
@@ -45,11 +52,17 @@ def _spec_argument(ctx: click.Context, param: click.Parameter, value: str) -> tu
     callback=skip_cache,
     help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
 )
-def diff(spec_a: tuple[str, Path], spec_b: tuple[str, Path], out_dir: Path | None, output_format: str, timeout: float) -> None:
+def diff(
+    spec_files: tuple[tuple[str, Path], ...],
+    spec_options: tuple[tuple[str, Path], ...],
+    out_dir: Path | None,
+    output_format: str,
+    timeout: float,
+) -> None:
     """Compare two rulebooks: what B changes from A, and a game for each change.
 
     A and B are specs, each a shipped name or a spec file (as --spec takes
-    them). First come the declared differences, item by item, each with both
+    them; 'referee diff --spec A --spec B' is the same). First come the declared differences, item by item, each with both
     values and the spec line that sets it: the table, the matching, the
     options, the deck, each kind's effects and points, the disputes (these
     are in play: the engine reads them), then the rules and claims (wording:
@@ -75,6 +88,11 @@ def diff(spec_a: tuple[str, Path], spec_b: tuple[str, Path], out_dir: Path | Non
     """
     from referee.diff.compare import compare
     from referee.diff.report import file_name, render_text, to_json
+
+    specs = spec_options + spec_files
+    if len(specs) != 2:
+        raise click.UsageError(f"diff compares two specs, A and B; {len(specs)} given")
+    spec_a, spec_b = specs
 
     if out_dir is not None:
         from referee.log.inputs import prepare_output_folder

@@ -21,6 +21,7 @@ from referee.diff.games import Found, Search, first_error, judge
 from referee.records import dataclass
 from referee.rules.compiler import Rules, compile_spec, load_rules
 from referee.spec.extends import spec_tree
+from referee.spec.model import Spec
 from referee.spec.paths import SPECS
 
 DEFAULT_TIMEOUT = 60  # seconds of search for each difference in behaviour (referee diff --timeout)
@@ -61,6 +62,7 @@ class Shown:
     """A difference shown by a game: the log, which spec accepts it, and where and why the other rejects it."""
 
     item: str
+    items: tuple[str, ...]  # the item, or the items that move only together (the first is ``item``)
     log: str
     accepted_by: Named
     rejected_by: Named
@@ -113,47 +115,59 @@ def compare(
     side_a, side_b = SpecSide(rules_a.spec, spec_tree(path_a, roots)), SpecSide(rules_b.spec, spec_tree(path_b, roots))
     a, b = named(path_a, rules_a, given[0]), named(path_b, rules_b, given[1])
     found = declared.differences(side_a, side_b)
+    alone, together = _middles(found, rules_a, rules_b)
     games: list[Shown] = []
     unshown: list[str] = []
-    for difference in found:
-        if not difference.behaviour:
-            continue
-        shown = _show(difference, rules_a, rules_b, (a, b), time.monotonic() + timeout)
+    groups = [((difference,), middle) for difference, middle in alone] + ([(together, rules_b)] if together else [])
+    for items, middle in groups:
+        joined = " ".join(difference.item for difference in items)
+        best = Search(rules_a, rules_b, middle, joined).run(time.monotonic() + timeout)
+        shown = None if best is None else shown_game(items, best, (rules_a, rules_b), (a, b))
         if shown is None:
-            unshown.append(difference.item)
+            unshown.extend(difference.item for difference in items)
         else:
             games.append(shown)
     status = Status.DIFFERENT if games else Status.UNDECIDED if unshown else Status.SAME
     return Comparison(a, b, tuple(found), tuple(games), tuple(unshown), status, timeout, time.monotonic() - started)
 
 
-def _middle(difference: Difference, rules_a: Rules, rules_b: Rules) -> Rules:
-    """The first spec with only this difference taken from the second; the second itself when it moves only with
-    other items (or the first spec with it moved does not compile)."""
-    moved = declared.transplant(rules_a.spec, rules_b.spec, difference)
-    if moved is None:
-        return rules_b
-    try:
-        return compile_spec(moved)
-    except (AssertionError, ValueError, KeyError, TypeError, IndexError):
-        return rules_b
+def _middles(found: list[Difference], rules_a: Rules, rules_b: Rules) -> tuple[list[tuple[Difference, Rules]], tuple[Difference, ...]]:
+    """Each difference in play with the first spec with only it taken from the second; and those that move only
+    with others (a side's colours, a kind only one spec has, ...), searched together between the two specs."""
+    alone: list[tuple[Difference, Rules]] = []
+    together: list[Difference] = []
+    for difference in found:
+        if not difference.behaviour:
+            continue
+        middle = _compiled(declared.transplant(rules_a.spec, rules_b.spec, difference))
+        if middle is None:
+            together.append(difference)
+        else:
+            alone.append((difference, middle))
+    return alone, tuple(together)
 
 
-def _show(difference: Difference, rules_a: Rules, rules_b: Rules, names: tuple[Named, Named], deadline: float) -> Shown | None:
-    """Search a game for this difference and judge it, as written, under both specs."""
-    best = Search(rules_a, rules_b, _middle(difference, rules_a, rules_b), difference.item).run(deadline)
-    if best is None:
+def _compiled(spec: Spec | None) -> Rules | None:
+    """A spec with one item moved, compiled; None when there is none or it does not compile (the item then moves only
+    with others)."""
+    if spec is None:
         return None
-    return shown_game(difference, best, (rules_a, rules_b), names)
+    try:
+        return compile_spec(spec)
+    except (AssertionError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
-def shown_game(difference: Difference, best: Found, rules: tuple[Rules, Rules], names: tuple[Named, Named]) -> Shown | None:
+def shown_game(items: tuple[Difference, ...], best: Found, rules: tuple[Rules, Rules], names: tuple[Named, Named]) -> Shown | None:
     """The game as a log with its header, judged by both specs (None if they do not part on it as the search said:
-    the report says only what ``referee check`` says)."""
+    the report says only what ``referee check`` says). ``items``: the difference it shows, or those that move only
+    together."""
+    difference = items[0]
     accepting, rejecting = best.accepted_by, 1 - best.accepted_by
     parting = 3 + len(best.lines)  # the three comment lines, then the game
+    also = f" (and {len(items) - 1} more items that move only with it)" if len(items) > 1 else ""
     header = [
-        f"# referee diff: {difference.item} is {difference.a} in {names[0].name}, {difference.b} in {names[1].name}",
+        f"# referee diff: {difference.item} is {difference.a} in {names[0].name}, {difference.b} in {names[1].name}{also}",
         f"# referee check --spec {names[accepting].replay} THIS-LOG: valid",
         f"# referee check --spec {names[rejecting].replay} THIS-LOG: an error at line {parting}, the last",
     ]
@@ -165,6 +179,7 @@ def shown_game(difference: Difference, best: Found, rules: tuple[Rules, Rules], 
         return None
     return Shown(
         item=difference.item,
+        items=tuple(item.item for item in items),
         log=log,
         accepted_by=names[accepting],
         rejected_by=names[rejecting],

@@ -45,8 +45,9 @@ def _declared_line(difference: Difference, a: Named, b: Named) -> str:
 
 def _game_lines(shown: Shown, file: str | None) -> list[str]:
     accepted, rejected = shown.accepted_by.name, shown.rejected_by.name
+    also = f" (and {len(shown.items) - 1} items that move only with it: {', '.join(shown.items[1:])})" if len(shown.items) > 1 else ""
     lines = [
-        f"  {shown.item}: {shown.lines} lines, {shown.players} players; {accepted} accepts it, {rejected} rejects line {shown.line}",
+        f"  {shown.item}{also}: {shown.lines} lines, {shown.players} players; {accepted} accepts it, {rejected} rejects line {shown.line}",
         f"    {rejected}, line {shown.line}: {shown.code}: {shown.message}",
         f"      rule {shown.rejecting_rule.id}: {shown.rejecting_rule.summary}".rstrip(": "),
     ]
@@ -58,7 +59,10 @@ def _game_lines(shown: Shown, file: str | None) -> list[str]:
     shown_lines = log if len(log) <= WHOLE else log[-TAIL:]
     lines.append("    the game:" if len(log) <= WHOLE else "    the game's last lines:")
     lines.extend(f"    {number:>5}  {_cut(text, WIDE)}" for number, text in enumerate(shown_lines, start=len(log) - len(shown_lines) + 1))
-    lines.append(f"    the whole game: {file}" if file else "    (--out DIR writes the whole game)")
+    if file:
+        lines.append(f"    the whole game: {file}")
+    else:
+        lines.append("    (--out DIR writes it as a log)" if len(log) <= WHOLE else "    (--out DIR writes the whole game)")
     return lines
 
 
@@ -71,14 +75,14 @@ def _conclusion(comparison: Comparison) -> str:
             f"engine (proved for every player count and every length of game; {seconds})"
         )
     if comparison.status is Status.DIFFERENT:
-        shown = len(comparison.games)
+        shown = sum(len(game.items) for game in comparison.games)
         text = f"{a} and {b} accept different games: {shown} difference{'s' if shown != 1 else ''} in play shown by a game"
         if comparison.unshown:
-            text += f"; no game found for {', '.join(comparison.unshown)} within {comparison.timeout:g} s each"
+            text += f"; no game found for {', '.join(comparison.unshown)} (the search's games or --timeout ran out)"
         return text + f" ({seconds})"
     return (
         f"undecided: {a} and {b} differ in {', '.join(comparison.unshown)}, which the engine reads, but no game showing "
-        f"it was found within {comparison.timeout:g} s each ({seconds})"
+        f"it was found (the search's games or --timeout, {comparison.timeout:g} s each, ran out; {seconds})"
     )
 
 
@@ -127,6 +131,7 @@ def to_json(comparison: Comparison, files: dict[str, str]) -> dict[str, Any]:
         "games": [
             {
                 "item": shown.item,
+                "items": list(shown.items),
                 "accepted_by": shown.accepted_by.name,
                 "rejected_by": shown.rejected_by.name,
                 "line": shown.line,
