@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from referee import errors
-from referee.commands.options import format_option, skip_cache
+from referee.commands.options import format_option, specs_no_cache_option
 
 
 def _specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
@@ -45,13 +45,7 @@ def _specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     metavar="SECONDS",
     help="Search for each difference in play at most this long; a difference with no game by then is undecided (exit 3).",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    expose_value=False,
-    callback=skip_cache,
-    help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
-)
+@specs_no_cache_option
 def diff(
     spec_files: tuple[tuple[str, Path], ...],
     spec_options: tuple[tuple[str, Path], ...],

@@ -101,6 +101,15 @@ spec_path_option = click.option(
 )
 
 
+# ``--no-cache`` of a command that reads several specs (one spec: ``spec_option`` has it).
+specs_no_cache_option = click.option(
+    "--no-cache",
+    is_flag=True,
+    expose_value=False,
+    callback=skip_cache,
+    help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
+)
+
 format_option = click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
 )

@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 import click
 
 from referee import errors
-from referee.commands.options import compiled_rules, format_option, skip_cache
+from referee.commands.options import compiled_rules, format_option, specs_no_cache_option
 
 
 def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_ms: int) -> NoReturn:
@@ -36,13 +36,7 @@ def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_
     metavar="NAME|FILE",
     help="A spec (shipped name or file); repeat for several, or name them as arguments. Default: every shipped spec.",
 )
-@click.option(
-    "--no-cache",
-    is_flag=True,
-    expose_value=False,
-    callback=skip_cache,
-    help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
-)
+@specs_no_cache_option
 @click.option(
     "--invariant",
     "--claim",
