@@ -154,6 +154,7 @@ def _reworded_reordered(source: Path, folder: Path, name: str, seed: int) -> Pat
 
     for rule in tree["rules"]:
         rule["summary"] = "In other words: " + rule["summary"]
+    tree["deck"] = [token.replace("wild-draw-color", "wild-draw-colour") for token in tree["deck"]]  # its other spelling
     tree = reorder(tree)
     tree.update(name=name, title=f"A reworded copy of {source.stem}")
     path = folder / f"{name}.yaml"

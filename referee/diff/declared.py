@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from referee.errors import Position
 from referee.records import dataclass
+from referee.spec.catalogue import Catalogue
 from referee.spec.model import Kind, Spec, replace_spec
 from referee.spec.nodes import Mapping, Node, Scalar, Sequence
 
@@ -120,7 +121,6 @@ class Table(Section):
     """Players, hand size, the side turned up first, the sides and their colours."""
 
     name = "table"
-    _KEYS = {"min-players": "min-players", "max-players": "max-players", "hand-size": "hand-size", "start-side": "start-side"}
 
     def values(self, spec: Spec) -> dict[str, object]:
         found: dict[str, object] = {
@@ -139,7 +139,7 @@ class Table(Section):
             return _entry(tree, "sides")
         if key.startswith("colours."):
             return _entry(tree, "sides", key.split(".", 1)[1])
-        return _entry(tree, "table", self._KEYS[key])
+        return _entry(tree, "table", key)
 
     def transplant(self, a: Spec, b: Spec, key: str) -> Spec | None:
         if key == "min-players":
@@ -148,6 +148,8 @@ class Table(Section):
             return replace_spec(a, max_players=b.max_players)
         if key == "hand-size":
             return replace_spec(a, hand_size=b.hand_size)
+        if key == "start-side" and a.side_names == b.side_names:
+            return replace_spec(a, start_side=b.start_side)
         return None  # sides and colours change the cards themselves
 
 
@@ -264,7 +266,7 @@ class Deck(Section):
     name = "deck"
 
     def values(self, spec: Spec) -> dict[str, object]:
-        return {"cards": Counter(spec.deck), "official": spec.deck_official}
+        return {"cards": _cards(spec), "official": spec.deck_official}
 
     def text(self, value: object) -> str:
         if isinstance(value, Counter):
@@ -282,9 +284,15 @@ class Deck(Section):
         return replace_spec(a, deck=b.deck, kinds=b.kinds)
 
 
+def _cards(spec: Spec) -> Counter[str]:
+    """How many of each physical card the deck holds, each card by its usual name (a spelling is the same card)."""
+    catalogue = Catalogue(spec)
+    return Counter(str(catalogue.card(token.lower()) or token) for token in spec.deck)
+
+
 def deck_change(a: Spec, b: Spec) -> str:
     """The cards one deck has more of than the other, a few of them, for the text of a deck difference."""
-    mine, theirs = Counter(a.deck), Counter(b.deck)
+    mine, theirs = _cards(a), _cards(b)
     more = [f"+{count} {card}" for card, count in sorted((theirs - mine).items())]
     fewer = [f"-{count} {card}" for card, count in sorted((mine - theirs).items())]
     changes = more + fewer
