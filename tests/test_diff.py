@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
 import subprocess
 import sys
@@ -362,15 +363,32 @@ def _one_option(draw: st.DrawFn) -> tuple[str, str, str]:
     return base, name, value
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=int(os.environ.get("REFEREE_DIFF_EXAMPLES", "6")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 @given(_one_option())
 def test_any_one_option_changed_is_its_one_difference(tmp_path: Path, case: tuple[str, str, str]) -> None:
     base, name, value = case
     spec = _spec(tmp_path, "one-option", f"extends: {base}\noptions:\n  {name}: {{value: {value}, rule: play.match}}\n")
     comparison = _compare(base, spec, timeout=20)
     behaviour = [d.item for d in comparison.behaviour]
-    if str(load_rules(resolve_spec(base, None)).spec.options[name]) == value:
+    unchanged = str(load_rules(resolve_spec(base, None)).spec.options[name]) == value
+    unread = base == "uno" and name == "flip-colour-chooser"  # classic UNO has no Flip card
+    if unchanged or unread:
         assert behaviour == [] and comparison.status is Status.SAME
+        options = [d.item for d in comparison.declared if d.section == "options"]
+        assert options == ([] if unchanged else [f"options.{name}"])
     else:
         assert behaviour == [f"options.{name}"] and comparison.status is Status.DIFFERENT
         _assert_games_judged(comparison, tmp_path, base, spec)
+
+
+def test_an_option_no_card_reads_is_not_in_play(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "flip-chooser", "extends: uno\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
+    comparison = _compare("uno", spec)
+    assert comparison.status is Status.SAME
+    assert [(d.item, d.behaviour) for d in comparison.declared] == [("options.flip-colour-chooser", False)]
+    spec = _spec(tmp_path, "flip-chooser-flip", "extends: uno-flip\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
+    assert [d.item for d in _compare("uno-flip", spec).behaviour] == ["options.flip-colour-chooser"]

@@ -113,6 +113,10 @@ class Section:
     def at(self, tree: Mapping, key: str) -> Position | None:
         return _entry(tree, self.name, key)
 
+    def in_play(self, key: str, a: Spec, b: Spec) -> bool:
+        """Whether the engine of either spec reads the item (``behaviour``, unless no card of either could use it)."""
+        return self.behaviour
+
     def transplant(self, a: Spec, b: Spec, key: str) -> Spec | None:
         return None
 
@@ -186,8 +190,16 @@ class Options(Section):
                 found[f"stacking.{kind}-on-{owed}"] = "allowed"
         return found
 
+    # An option the engine reads only when a card has this effect: who names the colour after a Flip, what an
+    # innocent challenge adds (a challenge is ruled only on a challengeable card's penalty).
+    _ONLY_WITH_EFFECT = {"flip-colour-chooser": "flip", "challenge-innocent-extra": "challengeable"}
+
     def missing(self, key: str) -> str:
         return "not allowed" if key.startswith("stacking.") else ABSENT
+
+    def in_play(self, key: str, a: Spec, b: Spec) -> bool:
+        effect = self._ONLY_WITH_EFFECT.get(key)
+        return effect is None or any(item.name == effect for spec in (a, b) for kind in spec.kinds for item in kind.effects)
 
     def at(self, tree: Mapping, key: str) -> Position | None:
         return _entry(tree, "options", key.split(".", 1)[0])
@@ -409,7 +421,7 @@ def differences(a: SpecSide, b: SpecSide) -> list[Difference]:
                 b_text += f" ({deck_change(a.spec, b.spec)})"
             at_a = section.at(a.tree, key) if value_a is not None else None
             at_b = section.at(b.tree, key) if value_b is not None else None
-            found.append(Difference(f"{section.name}.{key}", a_text, b_text, at_a, at_b, section.behaviour))
+            found.append(Difference(f"{section.name}.{key}", a_text, b_text, at_a, at_b, section.in_play(key, a.spec, b.spec)))
     return found
 
 

@@ -91,12 +91,12 @@ def render_text(comparison: Comparison, files: dict[str, str]) -> str:
     a, b = comparison.a, comparison.b
     play = comparison.behaviour
     wording = [difference for difference in comparison.declared if not difference.behaviour]
-    lines = [f"{a.name} ({a.path}) -> {b.name} ({b.path}): {len(play)} in play, {len(wording)} in wording"]
+    lines = [f"{a.name} ({a.path}) -> {b.name} ({b.path}): {len(play)} in play, {len(wording)} not"]
     if play:
         lines += ["", "Declared differences in play (the engine reads these):"]
         lines += [_declared_line(difference, a, b) for difference in play]
     if wording:
-        lines += ["", "Declared differences in wording (rules and claims: no game tells them apart):"]
+        lines += ["", "Declared differences no game shows (the rules' and claims' wording; an option no card reads):"]
         lines += [_declared_line(difference, a, b) for difference in wording]
     if comparison.games:
         lines += ["", "Games (each accepted by one spec and rejected by the other):"]
