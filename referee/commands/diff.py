@@ -67,7 +67,7 @@ def diff(
     'referee check --spec B' say so; the game is the shortest it found, and
     the difference alone makes the specs part on it. The report names the
     line where they part and why, in each spec's words. With no difference in
-    play both specs compile to the same engine: they accept the same games,
+    play the two engines decide every line alike: they accept the same games,
     for every player count and every length of game.
 
     \b

@@ -3,7 +3,7 @@
 ``compare`` is ``referee diff`` without the command line: it reads both specs, lists what they set differently
 (``referee.diff.declared``), and searches a game for each item the engine reads (``referee.diff.games``). Its verdict:
 
-- ``SAME``: no item the engine reads differs, so both specs compile to the same engine and accept the same games,
+- ``SAME``: no item the engine reads differs, so both specs' engines decide every line alike and accept the same games,
   for every player count and every length of game (a proof by construction, not a bounded search);
 - ``DIFFERENT``: a game one spec accepts and the other rejects was found, and judged so by both;
 - ``UNDECIDED``: items the engine reads differ, but no game showing it was found within the time allowed.

@@ -4,7 +4,7 @@ set them.
 A spec is read into sections (the table, the matching, the options, the deck, the kinds, the disputes, the rules, the
 claims). Each section is one object that says what its items are worth in a spec, how to write a value, where in the
 merged YAML tree an item is set, and whether the engine reads it. The engine is compiled from exactly the items that
-are marked ``behaviour``: two specs whose behaviour items are all equal compile to the same engine and accept the same
+are marked ``behaviour``: two specs whose behaviour items are all equal have engines that decide every line alike, and accept the same
 games (``tests/test_diff.py`` keeps the list of what the engine reads complete). The rest is wording: rule summaries
 and sources, rule ids, claims.
 
@@ -439,5 +439,5 @@ def transplant(a: Spec, b: Spec, difference: Difference) -> Spec | None:
 
 
 def same_behaviour(found: list[Difference]) -> bool:
-    """No item the engine reads differs: the two specs compile to the same engine."""
+    """No item the engine reads differs: the two specs' engines decide every line alike."""
     return not any(difference.behaviour for difference in found)

@@ -71,8 +71,8 @@ def _conclusion(comparison: Comparison) -> str:
     seconds = f"{comparison.seconds:.3f} s"
     if comparison.status is Status.SAME:
         return (
-            f"{a} and {b} accept the same games: every item the engine reads is equal, so both compile to the same "
-            f"engine (proved for every player count and every length of game; {seconds})"
+            f"{a} and {b} accept the same games: every item their engines read is equal, so they decide every line "
+            f"alike (proved for every player count and every length of game; {seconds})"
         )
     if comparison.status is Status.DIFFERENT:
         shown = sum(len(game.items) for game in comparison.games)
