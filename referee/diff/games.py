@@ -1,7 +1,9 @@
 """Games that show a difference: a log one spec accepts and the other rejects, the shortest the search finds.
 
-The search plays random legal games under one compiled engine and judges them, whole, with the other engines as
-``referee check`` does (the same reader and replay). For one difference it uses three specs: the two compared, and
+The search plays random legal games under one compiled engine while the other engine follows every event; at each
+decision it first makes a legal move the other engine would reject, if there is one, so the two part as early as the
+game allows. Each game is then judged, whole, with the other engines as ``referee check`` does (the same reader and
+replay). For one difference it uses three specs: the two compared, and
 the middle one, the first spec with only that item taken from the second (``declared.transplant``). A game legal
 under the middle spec that the first spec rejects at line K, while the second spec accepts it up to K, is kept to
 line K: the second spec accepts it, the first rejects it, and the difference alone makes it so. The other way round,
@@ -16,9 +18,12 @@ from __future__ import annotations
 
 import io
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 
 from referee.checking.replay import Replay
+from referee.engine.engine import Engine
+from referee.engine.moves import legal_moves
+from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.records import dataclass
 from referee.rules.compiler import Rules
@@ -59,16 +64,56 @@ def _player_counts(simulated: Rules, other: Rules) -> list[int]:
     return outside or [count for count in (2, 3, 4) if count in mine] or [mine.start]
 
 
-def _played(rules: Rules, players: int, seed: int, rounds: int, longest: int) -> Iterator[str]:
-    """The lines of one random legal game under ``rules`` (line 1 is left for a comment), at most ``longest``."""
+class _Parted(Exception):
+    """Internal: the judging spec rejected the event just made."""
+
+
+class Follower:
+    """The judging spec's engine, fed each event the simulator makes under the playing spec (the events carry cards as
+    text, so each engine reads them with its own catalogue), and asked, before each decision, which legal move of the
+    playing spec it would reject: the search steers to that move, so the two specs part as soon as they can."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.engine = Engine(rules)
+        self.parted: ev.Event | None = None
+
+    def follow(self, playing: Engine, event: ev.Event) -> None:
+        if self.engine.apply(event) is not None:
+            self.parted = event
+            raise _Parted
+
+    def steer(self, playing: Engine) -> Callable[[int], ev.Event | None]:
+        def rejected_move(line: int) -> ev.Event | None:
+            if not self.engine.state.players:
+                return None
+            for move in legal_moves(playing, draw_cards=False):
+                event = move.at_line(line)
+                if self.engine.judge(event) is not None:
+                    return event
+            return None
+
+        return rejected_move
+
+
+def _played(rules: Rules, judging: Rules, players: int, seed: int, rounds: int, longest: int) -> list[str]:
+    """The lines of one random legal game under ``rules``, steered towards a move ``judging`` rejects and cut at the
+    first line ``judging`` rejects (line 1 is left for a comment); at most ``longest`` lines (then: none)."""
     from referee.play.simulate import Simulator
 
-    simulator = Simulator(rules, players, seed, "full", max_rounds=rounds)
+    follower = Follower(judging)
+    simulator = Simulator(rules, players, seed, "full", max_rounds=rounds, on_step=follower.follow)
     simulator.optional_header = False
-    for count, event in enumerate(simulator.events(), start=1):
-        if count >= longest:
-            return
-        yield format_event(event)
+    simulator.steer = follower.steer(simulator.engine)
+    lines = ["# referee diff"]
+    try:
+        for event in simulator.events():
+            lines.append(format_event(event))
+            if len(lines) >= longest:
+                return []
+    except _Parted:
+        assert follower.parted is not None
+        lines.append(format_event(follower.parted))
+    return lines
 
 
 class Search:
@@ -101,8 +146,10 @@ class Search:
         if longest < 2:
             return None  # nothing shorter than one line
         try:
-            lines = ["# referee diff", *_played(playing, players, seed, self.rounds, longest)]
+            lines = _played(playing, judging, players, seed, self.rounds, longest)
         except (AssertionError, ValueError, KeyError, IndexError):  # a middle spec the engine cannot play
+            return None
+        if not lines:
             return None
         parting = first_error(judge("\n".join(lines) + "\n", judging))
         if parting is None or not 2 <= parting.line <= len(lines):  # line 1 is the comment: a game parts on an event

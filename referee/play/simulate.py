@@ -68,6 +68,9 @@ class Simulator:
         self.engine = Engine(rules)
         self.hidden: list[Card] = []
         self.before_step: Callable[[Engine, ev.Event], None] | None = None
+        # Full mode: asked first at each decision, with its line: an event to make instead of the table's own choice,
+        # or None (``referee diff`` steers towards a move another spec would reject).
+        self.steer: Callable[[int], ev.Event | None] | None = None
         self.optional_header = True
 
     def _emit(self, event: ev.Event) -> ev.Event:
@@ -172,6 +175,10 @@ class Simulator:
         self._flipped = False
         names = self.names
         line = next_line()
+        if self.steer is not None and self.mode == "full":  # full mode: the pile is the engine's, whatever was played
+            steered = self.steer(line)
+            if steered is not None:
+                return steered
         choices = self._choices()
         if choices.reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
             return self._reshuffle(line)
