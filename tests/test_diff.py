@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from referee.checking.replay import check_path
 from referee.diff.compare import Comparison, Status, compare
+from referee.diff.solver import SolverReport
 from referee.rules.compiler import load_rules
 from referee.spec import model
 from referee.spec.extends import resolve_spec
@@ -279,7 +280,7 @@ def _referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
 
 
 def test_the_command_writes_each_game_and_exits_1(tmp_path: Path) -> None:
-    result = _referee("diff", "uno", "uno-seven-zero", "--out", str(tmp_path / "games"))
+    result = _referee("diff", "uno", "uno-seven-zero", "--no-solver", "--out", str(tmp_path / "games"))
     assert result.returncode == 1, result.stderr
     assert "options.seven-swaps: false -> true" in result.stdout
     assert result.stdout.strip().splitlines()[-1].startswith("uno and uno-seven-zero accept different games: 2 differences in play")
@@ -302,13 +303,24 @@ def test_the_command_in_json(tmp_path: Path) -> None:
     result = _referee("diff", "uno", "uno-jump-in", "--format", "json")
     data = json.loads(result.stdout)
     assert result.returncode == 1 and data["status"] == "different"
+    assert data["claims"]["players"] == list(range(2, 11))
+    assert data["claims"]["differ"] == [
+        {
+            "id": "option.jump-in",
+            "statement": data["claims"]["differ"][0]["statement"],
+            "whose": "uno's rulebook",
+            "a": "proved",
+            "b": "refuted (2-10 players)",
+            "items": ["options.jump-in"],
+        }
+    ]
     (game,) = data["games"]
     assert game["item"] == "options.jump-in" and game["log"].count("\n") == game["lines"] == game["line"]
     assert game["rule"]["id"] and game["accepted_by"] in ("uno", "uno-jump-in")
 
 
 def test_the_specs_may_be_given_with_spec_options() -> None:
-    result = _referee("diff", "--spec", "uno", "--spec", "uno-jump-in", "--format", "json")
+    result = _referee("diff", "--spec", "uno", "--spec", "uno-jump-in", "--format", "json", "--no-solver")
     data = json.loads(result.stdout)
     assert result.returncode == 1 and (data["a"]["name"], data["b"]["name"]) == ("uno", "uno-jump-in")
 
@@ -323,7 +335,7 @@ def test_items_that_move_only_together_share_one_game(tmp_path: Path) -> None:
 
 def test_the_command_exits_3_when_undecided(tmp_path: Path) -> None:
     spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
-    result = _referee("diff", "uno", str(spec), "--timeout", "0.5")
+    result = _referee("diff", "uno", str(spec), "--timeout", "0.5")  # the solver is asked too: no claim reads the deck line
     assert result.returncode == 3 and result.stdout.strip().splitlines()[-1].startswith("undecided: uno and")
 
 
@@ -392,3 +404,52 @@ def test_an_option_no_card_reads_is_not_in_play(tmp_path: Path) -> None:
     assert [(d.item, d.behaviour) for d in comparison.declared] == [("options.flip-colour-chooser", False)]
     spec = _spec(tmp_path, "flip-chooser-flip", "extends: uno-flip\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
     assert [d.item for d in _compare("uno-flip", spec).behaviour] == ["options.flip-colour-chooser"]
+
+
+# -- the solver: the rulebook's claims asked of both Z3 models
+
+
+def _with_solver(a: str | Path, b: str | Path) -> Comparison:
+    from referee.diff.solver import claim_differences
+
+    return compare(resolve_spec(str(a), None), resolve_spec(str(b), None), (str(a), str(b)), 60, solver=claim_differences)
+
+
+def test_the_solver_tells_which_claims_each_change_breaks() -> None:
+    comparison = _with_solver("uno-flip", "house-short-game")
+    assert comparison.solver is not None and comparison.solver.players == tuple(range(2, 11))
+    answers = {claim.id: (claim.a, claim.b, claim.items) for claim in comparison.solver.claims}
+    assert answers == {
+        "play.draw-five": ("proved", "refuted (2-10 players)", ("kinds.draw-five.effects",)),
+        "option.target": ("proved", "refuted (2-10 players)", ("options.target",)),
+    }
+
+
+@pytest.mark.slow
+def test_the_solver_on_a_house_spec_with_its_own_claims() -> None:
+    """uno-party restates the stacking claims: its own claims, refuted by classic UNO's model, are listed too."""
+    comparison = _with_solver("uno", "uno-party")
+    assert comparison.solver is not None
+    answers = {claim.id: (claim.whose, claim.a, claim.b) for claim in comparison.solver.claims}
+    assert answers["stack.draw-two"] == ("uno-party's own claim", "refuted (2-10 players)", "proved")
+    assert answers["option.seven-swaps"] == ("uno's rulebook", "proved", "refuted (2-10 players)")
+
+
+def test_the_solver_is_not_asked_of_two_games_or_of_equal_specs(tmp_path: Path) -> None:
+    assert _with_solver("uno", "uno-flip").solver == SolverReport(
+        (), "not asked: the two specs are of different games, held to different claims", ()
+    )
+    copy = _reworded_reordered(SPECS / "uno.yaml", tmp_path, "copy", seed=5)
+    assert _with_solver("uno", copy).solver is None  # nothing in play differs: no question to ask
+
+
+def test_a_claim_alone_makes_the_specs_differ(tmp_path: Path) -> None:
+    """A difference no game was found for, that a claim of the rulebook shows, is a difference, not undecided."""
+    from referee.diff.solver import ClaimDifference
+
+    def one_claim(rules_a: object, rules_b: object, middles: object) -> SolverReport:
+        return SolverReport((2,), "2 players", (ClaimDifference("x", "X.", "uno's rulebook", "proved", "refuted", ("deck.official",)),))
+
+    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    comparison = compare(resolve_spec("uno", None), spec, ("uno", str(spec)), 0.5, solver=one_claim)
+    assert comparison.status is Status.DIFFERENT and comparison.unshown == () and comparison.games == ()

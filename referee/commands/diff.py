@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -45,6 +46,15 @@ def _specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -
     metavar="SECONDS",
     help="Search for each difference in play at most this long; a difference with no game by then is undecided (exit 3).",
 )
+@click.option(
+    "--solver-timeout",
+    type=click.IntRange(100, 600_000),
+    default=5000,
+    show_default=True,
+    metavar="MS",
+    help="Z3's time limit per query, in milliseconds, when the rulebook's claims are asked of both specs' models.",
+)
+@click.option("--no-solver", is_flag=True, help="Do not ask the rulebook's claims of the two Z3 models (games only).")
 @specs_no_cache_option
 def diff(
     spec_files: tuple[tuple[str, Path], ...],
@@ -52,6 +62,8 @@ def diff(
     out_dir: Path | None,
     output_format: str,
     timeout: float,
+    solver_timeout: int,
+    no_solver: bool,
 ) -> None:
     """Compare two rulebooks: what B changes from A, and a game for each change.
 
@@ -66,13 +78,17 @@ def diff(
     and the other rejects, written so that 'referee check --spec A' and
     'referee check --spec B' say so; the game is the shortest it found, and
     the difference alone makes the specs part on it. The report names the
-    line where they part and why, in each spec's words. With no difference in
-    play the two engines decide every line alike: they accept the same games,
-    for every player count and every length of game.
+    line where they part and why, in each spec's words. Then the rulebook's
+    claims are asked of both specs' Z3 models (as 'referee prove' asks them;
+    --no-solver skips it), and each claim the two answer differently is listed
+    with the items that change it. With no difference in play the two engines
+    decide every line alike: they accept the same games, for every player
+    count and every length of game.
 
     \b
-    Exit status: 0 the same games, 1 different games (each shown), 2 bad input,
-    3 undecided: a difference in play with no game found within --timeout.
+    Exit status: 0 the same games, 1 different games (shown by a game or a
+    claim), 2 bad input, 3 undecided: a difference in play that neither a game
+    found within --timeout nor a claim shows.
 
     \b
     Examples:
@@ -92,7 +108,8 @@ def diff(
         from referee.log.inputs import prepare_output_folder
 
         prepare_output_folder(out_dir)
-    comparison = compare(spec_a[1], spec_b[1], (spec_a[0], spec_b[0]), timeout)
+    solver = None if no_solver else _isolated_solver(solver_timeout)
+    comparison = compare(spec_a[1], spec_b[1], (spec_a[0], spec_b[0]), timeout, solver=solver)
     files: dict[str, str] = {}
     if out_dir is not None:
         from referee.log.inputs import display_name
@@ -108,3 +125,14 @@ def diff(
         for line in render_text(comparison, files).splitlines():
             click.echo(errors.escape(line))
     raise SystemExit(comparison.status.exit_code)
+
+
+def _isolated_solver(timeout_ms: int) -> Any:
+    """The claims asked of both Z3 models in a forked child, as ``prove`` runs: running out of memory is one error line."""
+    from referee.commands.isolate import run_isolated
+    from referee.diff.solver import claim_differences
+
+    def asked(rules_a: Any, rules_b: Any, middles: Any) -> Any:
+        return run_isolated(claim_differences, rules_a, rules_b, middles, timeout_ms)
+
+    return asked

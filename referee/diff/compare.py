@@ -5,19 +5,22 @@
 
 - ``SAME``: no item the engine reads differs, so both specs' engines decide every line alike and accept the same games,
   for every player count and every length of game (a proof by construction, not a bounded search);
-- ``DIFFERENT``: a game one spec accepts and the other rejects was found, and judged so by both;
-- ``UNDECIDED``: items the engine reads differ, but no game showing it was found within the time allowed.
+- ``DIFFERENT``: a game one spec accepts and the other rejects was found, and judged so by both, or a claim of the
+  rulebook one spec's Z3 model proves and the other's refutes;
+- ``UNDECIDED``: items the engine reads differ, but neither a game nor a claim shows it.
 """
 
 from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from referee.diff import declared
 from referee.diff.declared import Difference, SpecSide
 from referee.diff.games import Found, Search, first_error, judge
+from referee.diff.solver import SolverReport
 from referee.records import dataclass
 from referee.rules.compiler import Rules, compile_spec, load_rules
 from referee.spec.extends import spec_tree
@@ -87,10 +90,11 @@ class Comparison:
     b: Named
     declared: tuple[Difference, ...]
     games: tuple[Shown, ...]
-    unshown: tuple[str, ...]  # items the engine reads that differ, with no game found in time
+    unshown: tuple[str, ...]  # items the engine reads that differ, shown neither by a game nor by a claim
     status: Status
     timeout: float
     seconds: float
+    solver: SolverReport | None = None  # None: the solver was not asked (no difference in play, or not wanted)
 
     @property
     def behaviour(self) -> tuple[Difference, ...]:
@@ -106,45 +110,51 @@ def named(path: Path, rules: Rules, given: str) -> Named:
         return Named(rules.spec.name, given, given)
 
 
+Solver = Callable[[Rules, Rules, Sequence[tuple[str, Rules]]], SolverReport]
+
+
 def compare(
-    path_a: Path, path_b: Path, given: tuple[str, str], timeout: float = DEFAULT_TIMEOUT, roots: tuple[Path, ...] = ()
+    path_a: Path,
+    path_b: Path,
+    given: tuple[str, str],
+    timeout: float = DEFAULT_TIMEOUT,
+    roots: tuple[Path, ...] = (),
+    solver: Solver | None = None,
 ) -> Comparison:
-    """Compare two spec files: declared differences, and a game for each one in behaviour."""
+    """Compare two spec files: declared differences, a game for each one in behaviour, and with ``solver`` (for
+    example ``referee.diff.solver.claim_differences``) the claims the two Z3 models answer differently."""
     started = time.monotonic()
     rules_a, rules_b = load_rules(path_a, roots), load_rules(path_b, roots)
     side_a, side_b = SpecSide(rules_a.spec, spec_tree(path_a, roots)), SpecSide(rules_b.spec, spec_tree(path_b, roots))
     a, b = named(path_a, rules_a, given[0]), named(path_b, rules_b, given[1])
     found = declared.differences(side_a, side_b)
-    alone, together = _middles(found, rules_a, rules_b)
+    middles = _middles(found, rules_a, rules_b)
+    moved = [(difference, middle) for difference, middle in middles if middle is not None]
+    # With other cards, every game parts from the other spec at its deal: no item shows alone, one game shows them all.
+    cards_differ = any(difference.item in declared.CARDS_ITEMS for difference in found)
+    alone = [] if cards_differ else moved
+    together = tuple(difference for difference, middle in middles if cards_differ or middle is None)
     games: list[Shown] = []
-    unshown: list[str] = []
     groups = [((difference,), middle) for difference, middle in alone] + ([(together, rules_b)] if together else [])
     for items, middle in groups:
         joined = " ".join(difference.item for difference in items)
         best = Search(rules_a, rules_b, middle, joined).run(time.monotonic() + timeout)
         shown = None if best is None else shown_game(items, best, (rules_a, rules_b), (a, b))
-        if shown is None:
-            unshown.extend(difference.item for difference in items)
-        else:
+        if shown is not None:
             games.append(shown)
-    status = Status.DIFFERENT if games else Status.UNDECIDED if unshown else Status.SAME
-    return Comparison(a, b, tuple(found), tuple(games), tuple(unshown), status, timeout, time.monotonic() - started)
+    in_play = [difference.item for difference in found if difference.behaviour]
+    asked = solver(rules_a, rules_b, [(difference.item, middle) for difference, middle in moved]) if solver and in_play else None
+    seen = {item for shown in games for item in shown.items} | {item for claim in getattr(asked, "claims", ()) for item in claim.items}
+    unshown = tuple(item for item in in_play if item not in seen)
+    status = Status.DIFFERENT if games or (asked and asked.claims) else Status.UNDECIDED if unshown else Status.SAME
+    return Comparison(a, b, tuple(found), tuple(games), unshown, status, timeout, time.monotonic() - started, asked)
 
 
-def _middles(found: list[Difference], rules_a: Rules, rules_b: Rules) -> tuple[list[tuple[Difference, Rules]], tuple[Difference, ...]]:
-    """Each difference in play with the first spec with only it taken from the second; and those that move only
-    with others (a side's colours, a kind only one spec has, ...), searched together between the two specs."""
-    alone: list[tuple[Difference, Rules]] = []
-    together: list[Difference] = []
-    for difference in found:
-        if not difference.behaviour:
-            continue
-        middle = _compiled(declared.transplant(rules_a.spec, rules_b.spec, difference))
-        if middle is None:
-            together.append(difference)
-        else:
-            alone.append((difference, middle))
-    return alone, tuple(together)
+def _middles(found: list[Difference], rules_a: Rules, rules_b: Rules) -> list[tuple[Difference, Rules | None]]:
+    """Each difference in play with the first spec with only it taken from the second, compiled; None for one that
+    moves only with others (a side's colours, a kind only one spec has, ...)."""
+    moved = [(difference, declared.transplant(rules_a.spec, rules_b.spec, difference)) for difference in found if difference.behaviour]
+    return [(difference, _compiled(spec)) for difference, spec in moved]
 
 
 def _compiled(spec: Spec | None) -> Rules | None:

@@ -399,6 +399,9 @@ def _plain(node: Node) -> object:
     return {key: _plain(value) for key, value in node.entries.items()}
 
 
+# Items that change the physical cards: a game under one spec then parts from the other at its deal already.
+CARDS_ITEMS = ("deck.cards", "table.sides")
+
 SECTIONS: tuple[Section, ...] = (Table(), Matching(), Options(), Deck(), Kinds(), Disputes(), Rules(), Claims())
 SECTIONS_BY_NAME = {section.name: section for section in SECTIONS}
 

@@ -77,12 +77,16 @@ def _conclusion(comparison: Comparison) -> str:
     if comparison.status is Status.DIFFERENT:
         shown = sum(len(game.items) for game in comparison.games)
         text = f"{a} and {b} accept different games: {shown} difference{'s' if shown != 1 else ''} in play shown by a game"
+        claims = len(comparison.solver.claims) if comparison.solver is not None else 0
+        if claims:
+            text += f", {claims} claim{'s' if claims != 1 else ''} of the rulebook answered differently by the solver"
         if comparison.unshown:
-            text += f"; no game found for {', '.join(comparison.unshown)} (the search's games or --timeout ran out)"
+            text += f"; neither a game nor a claim shows {', '.join(comparison.unshown)}"
         return text + f" ({seconds})"
     return (
         f"undecided: {a} and {b} differ in {', '.join(comparison.unshown)}, which the engine reads, but no game showing "
-        f"it was found (the search's games or --timeout, {comparison.timeout:g} s each, ran out; {seconds})"
+        f"it was found (the search's games or --timeout, {comparison.timeout:g} s each, ran out) and no claim of the "
+        f"rulebook tells them apart ({seconds})"
     )
 
 
@@ -102,8 +106,26 @@ def render_text(comparison: Comparison, files: dict[str, str]) -> str:
         lines += ["", "Games (each accepted by one spec and rejected by the other):"]
         for shown in comparison.games:
             lines += _game_lines(shown, files.get(shown.item))
+    lines += _solver_lines(comparison)
     lines += ["", _conclusion(comparison)]
     return "\n".join(lines) + "\n"
+
+
+def _solver_lines(comparison: Comparison) -> list[str]:
+    """The claims of the rulebook the two Z3 models answer differently."""
+    asked = comparison.solver
+    if asked is None:
+        return []
+    if not asked.players:
+        return ["", f"The rulebook's claims, asked of both specs' Z3 models: {asked.note}"]
+    lines = ["", f"The rulebook's claims, asked of both specs' Z3 models (for {asked.note}):"]
+    if not asked.claims:
+        lines.append("  every claim in force gets the same answer from both")
+    for claim in asked.claims:
+        lines.append(f"  {claim.id}, {claim.whose}: {claim.statement}")
+        changed = f"; changed alone by {', '.join(claim.items)}" if claim.items else ""
+        lines.append(f"    {comparison.a.name}: {claim.a}; {comparison.b.name}: {claim.b}{changed}")
+    return lines
 
 
 def _named(spec: Named) -> dict[str, str]:
@@ -148,6 +170,16 @@ def to_json(comparison: Comparison, files: dict[str, str]) -> dict[str, Any]:
             }
             for shown in comparison.games
         ],
+        "claims": None
+        if comparison.solver is None
+        else {
+            "players": list(comparison.solver.players),
+            "note": comparison.solver.note,
+            "differ": [
+                {"id": claim.id, "statement": claim.statement, "whose": claim.whose, "a": claim.a, "b": claim.b, "items": list(claim.items)}
+                for claim in comparison.solver.claims
+            ],
+        },
         "unshown": list(comparison.unshown),
         "proved": "every player count and every length of game" if comparison.status is Status.SAME else None,
         "timeout": comparison.timeout,
