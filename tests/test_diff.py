@@ -333,10 +333,12 @@ def test_items_that_move_only_together_share_one_game(tmp_path: Path) -> None:
     _assert_games_judged(comparison, tmp_path, "uno-flip", "uno")
 
 
-def test_the_command_exits_3_when_undecided(tmp_path: Path) -> None:
+@pytest.mark.parametrize("solver", [pytest.param(False), pytest.param(True, marks=pytest.mark.slow)])
+def test_the_command_exits_3_when_undecided(solver: bool, tmp_path: Path) -> None:
     spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
-    result = _referee("diff", "uno", str(spec), "--timeout", "0.5")  # the solver is asked too: no claim reads the deck line
+    result = _referee("diff", "uno", str(spec), "--timeout", "0.5", *(() if solver else ("--no-solver",)))
     assert result.returncode == 3 and result.stdout.strip().splitlines()[-1].startswith("undecided: uno and")
+    assert ("every claim in force gets the same answer from both" in result.stdout) is solver  # no claim reads a deck line
 
 
 @pytest.mark.parametrize(
@@ -415,6 +417,7 @@ def _with_solver(a: str | Path, b: str | Path) -> Comparison:
     return compare(resolve_spec(str(a), None), resolve_spec(str(b), None), (str(a), str(b)), 60, solver=claim_differences)
 
 
+@pytest.mark.slow
 def test_the_solver_tells_which_claims_each_change_breaks() -> None:
     comparison = _with_solver("uno-flip", "house-short-game")
     assert comparison.solver is not None and comparison.solver.players == tuple(range(2, 11))
