@@ -129,25 +129,39 @@ def compare(
     a, b = named(path_a, rules_a, given[0]), named(path_b, rules_b, given[1])
     found = declared.differences(side_a, side_b)
     middles = _middles(found, rules_a, rules_b)
-    moved = [(difference, middle) for difference, middle in middles if middle is not None]
-    # With other cards, every game parts from the other spec at its deal: no item shows alone, one game shows them all.
+    games = _games(found, middles, (rules_a, rules_b), (a, b), timeout)
+    in_play = [difference.item for difference in found if difference.behaviour]
+    moved = [(difference.item, middle) for difference, middle in middles if middle is not None]
+    asked = solver(rules_a, rules_b, moved) if solver is not None and in_play else None
+    claims = asked.claims if asked is not None else ()
+    seen = {item for shown in games for item in shown.items} | {item for claim in claims for item in claim.items}
+    unshown = tuple(item for item in in_play if item not in seen)
+    status = Status.DIFFERENT if games or claims else Status.UNDECIDED if unshown else Status.SAME
+    return Comparison(a, b, tuple(found), games, unshown, status, timeout, time.monotonic() - started, asked)
+
+
+def _games(
+    found: list[Difference],
+    middles: list[tuple[Difference, Rules | None]],
+    rules: tuple[Rules, Rules],
+    names: tuple[Named, Named],
+    timeout: float,
+) -> tuple[Shown, ...]:
+    """A game for each difference that moves alone, and one for those that move only together, each searched for at
+    most ``timeout`` seconds. With other cards, every game parts from the other spec at its deal: then no item shows
+    alone, and one game shows them all."""
     cards_differ = any(difference.item in declared.CARDS_ITEMS for difference in found)
-    alone = [] if cards_differ else moved
+    alone = [] if cards_differ else [(difference, middle) for difference, middle in middles if middle is not None]
     together = tuple(difference for difference, middle in middles if cards_differ or middle is None)
+    groups = [((difference,), middle) for difference, middle in alone] + ([(together, rules[1])] if together else [])
     games: list[Shown] = []
-    groups = [((difference,), middle) for difference, middle in alone] + ([(together, rules_b)] if together else [])
     for items, middle in groups:
         joined = " ".join(difference.item for difference in items)
-        best = Search(rules_a, rules_b, middle, joined).run(time.monotonic() + timeout)
-        shown = None if best is None else shown_game(items, best, (rules_a, rules_b), (a, b))
+        best = Search(rules[0], rules[1], middle, joined).run(time.monotonic() + timeout)
+        shown = None if best is None else shown_game(items, best, rules, names)
         if shown is not None:
             games.append(shown)
-    in_play = [difference.item for difference in found if difference.behaviour]
-    asked = solver(rules_a, rules_b, [(difference.item, middle) for difference, middle in moved]) if solver and in_play else None
-    seen = {item for shown in games for item in shown.items} | {item for claim in getattr(asked, "claims", ()) for item in claim.items}
-    unshown = tuple(item for item in in_play if item not in seen)
-    status = Status.DIFFERENT if games or (asked and asked.claims) else Status.UNDECIDED if unshown else Status.SAME
-    return Comparison(a, b, tuple(found), tuple(games), unshown, status, timeout, time.monotonic() - started, asked)
+    return tuple(games)
 
 
 def _middles(found: list[Difference], rules_a: Rules, rules_b: Rules) -> list[tuple[Difference, Rules | None]]:
