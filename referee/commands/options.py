@@ -70,16 +70,9 @@ def spec_option(default: bool) -> Callable[[F], F]:
         shell_complete=_complete_spec,
         help=help_text,
     )
-    no_cache = click.option(
-        "--no-cache",
-        is_flag=True,
-        expose_value=False,
-        callback=skip_cache,
-        help="Compile the spec afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
-    )
 
     def both(function: F) -> F:
-        return spec(no_cache(function))
+        return spec(no_cache_option("spec")(function))
 
     return both
 
@@ -101,14 +94,18 @@ spec_path_option = click.option(
 )
 
 
-# ``--no-cache`` of a command that reads several specs (one spec: ``spec_option`` has it).
-specs_no_cache_option = click.option(
-    "--no-cache",
-    is_flag=True,
-    expose_value=False,
-    callback=skip_cache,
-    help="Compile the specs afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
-)
+def no_cache_option(what: str) -> Callable[[F], F]:
+    """``--no-cache``: compile ``what`` ("spec", "specs") afresh, neither reading nor writing the rules cache."""
+    return click.option(
+        "--no-cache",
+        is_flag=True,
+        expose_value=False,
+        callback=skip_cache,
+        help=f"Compile the {what} afresh: neither read nor write the cache of compiled rules (see 'referee cache path').",
+    )
+
+
+specs_no_cache_option = no_cache_option("specs")  # a command that reads several specs (one spec: ``spec_option``)
 
 format_option = click.option(
     "--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True, help="Output format."
