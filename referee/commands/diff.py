@@ -9,26 +9,17 @@ from typing import Any
 import click
 
 from referee import errors
-from referee.commands.options import format_option, specs_no_cache_option
-
-
-def _specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
-    """Specs as ``--spec`` takes them: each a shipped name or a spec file."""
-    from referee.spec.extends import resolve_spec
-
-    if "" in value:
-        raise click.BadParameter("an empty name names no spec", ctx=ctx, param=param)
-    return tuple((name, resolve_spec(name, None)) for name in value)
+from referee.commands.options import format_option, resolve_specs, specs_no_cache_option
 
 
 @click.command()
-@click.argument("spec_files", nargs=-1, metavar="A B", callback=_specs)
+@click.argument("spec_files", nargs=-1, metavar="A B", callback=resolve_specs)
 @click.option(
     "--spec",
     "spec_options",
     multiple=True,
     metavar="NAME|FILE",
-    callback=_specs,
+    callback=resolve_specs,
     help="A spec (shipped name or file), the same as naming it as an argument: A first, then B.",
 )
 @click.option(

@@ -26,6 +26,11 @@ def _resolve_spec(ctx: click.Context, param: click.Parameter, value: str | None)
     return resolve_spec(value, None)
 
 
+def resolve_specs(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[tuple[str, Path], ...]:
+    """A repeatable ``--spec`` (or spec arguments): each name as given, with the file it resolves to."""
+    return tuple((name, path) for name in value if (path := _resolve_spec(ctx, param, name)) is not None)
+
+
 def skip_cache(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
         from referee.rules import cache as rules_cache

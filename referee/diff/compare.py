@@ -25,7 +25,7 @@ from referee.records import dataclass
 from referee.rules.compiler import Rules, compile_spec, load_rules
 from referee.spec.extends import spec_tree
 from referee.spec.model import Spec
-from referee.spec.paths import SPECS
+from referee.spec.paths import shipped_file
 
 DEFAULT_TIMEOUT = 60  # seconds of search for each difference in behaviour (referee diff --timeout)
 
@@ -103,11 +103,8 @@ class Comparison:
 
 def named(path: Path, rules: Rules, given: str) -> Named:
     """How the report names a spec: shipped specs by ``specs/FILE``, files as the user gave them."""
-    try:
-        shown = f"specs/{path.resolve().relative_to(SPECS.resolve())}"
-        return Named(rules.spec.name, shown, rules.spec.name)
-    except ValueError:
-        return Named(rules.spec.name, given, given)
+    shipped = shipped_file(path)
+    return Named(rules.spec.name, shipped, rules.spec.name) if shipped else Named(rules.spec.name, given, given)
 
 
 Solver = Callable[[Rules, Rules, Sequence[tuple[str, Rules]]], SolverReport]

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from referee.errors import Position
 from referee.records import dataclass
 from referee.spec.catalogue import Catalogue
-from referee.spec.model import Kind, Spec, replace_spec
+from referee.spec.model import Effect, Kind, Spec, replace_spec
 from referee.spec.nodes import Mapping, Node, Scalar, Sequence
 
 ABSENT = "absent"
@@ -109,6 +109,10 @@ class Section:
     def missing(self, key: str) -> str:
         """What a spec without the item has instead."""
         return ABSENT
+
+    def detail(self, key: str, a: Spec, b: Spec) -> str:
+        """More about how the two values differ, after the second (the deck: which cards), or nothing."""
+        return ""
 
     def at(self, tree: Mapping, key: str) -> Position | None:
         return _entry(tree, self.name, key)
@@ -263,12 +267,10 @@ class Kinds(Section):
         return replace_spec(a, kinds=tuple(moved if kind is mine else kind for kind in a.kinds))
 
 
-def _effect_text(effect: object) -> str:
-    name = getattr(effect, "name", "")
-    amount = getattr(effect, "amount", None)
-    settings = getattr(effect, "settings", ())
-    text = name if amount is None else f"{name} {amount}"
-    return text + "".join(f" {key}={value}" for key, value in settings)
+def _effect_text(effect: Effect) -> str:
+    """An effect as one word, its amount and its settings (``next-player-draws 2 into=discard-pile``)."""
+    text = effect.name if effect.amount is None else f"{effect.name} {effect.amount}"
+    return text + "".join(f" {key}={value}" for key, value in effect.settings)
 
 
 class Deck(Section):
@@ -284,6 +286,9 @@ class Deck(Section):
         if isinstance(value, Counter):
             return f"{sum(value.values())} cards"
         return _text(value)
+
+    def detail(self, key: str, a: Spec, b: Spec) -> str:
+        return f" ({deck_change(a, b)})" if key == "cards" else ""
 
     def at(self, tree: Mapping, key: str) -> Position | None:
         return _entry(tree, "deck-composition" if key == "official" else "deck")
@@ -419,9 +424,7 @@ def differences(a: SpecSide, b: SpecSide) -> list[Difference]:
             if (value_a is None) != (value_b is None) and "defined" in (value_a, value_b):
                 gone.add(key)  # a kind or rule only one spec has: its fields are not listed one by one
             a_text = section.missing(key) if value_a is None else section.text(value_a)
-            b_text = section.missing(key) if value_b is None else section.text(value_b)
-            if isinstance(value_a, Counter) or isinstance(value_b, Counter):
-                b_text += f" ({deck_change(a.spec, b.spec)})"
+            b_text = (section.missing(key) if value_b is None else section.text(value_b)) + section.detail(key, a.spec, b.spec)
             at_a = section.at(a.tree, key) if value_a is not None else None
             at_b = section.at(b.tree, key) if value_b is not None else None
             found.append(Difference(f"{section.name}.{key}", a_text, b_text, at_a, at_b, section.in_play(key, a.spec, b.spec)))
@@ -439,8 +442,3 @@ def transplant(a: Spec, b: Spec, difference: Difference) -> Spec | None:
     checks = {check for rule in a.rules for check in rule.checks}
     extra = tuple(rule for rule in b.rules if set(rule.checks) - checks)  # a check the moved item brings reports somewhere
     return replace_spec(moved, rules=a.rules + extra) if extra else moved
-
-
-def same_behaviour(found: list[Difference]) -> bool:
-    """No item the engine reads differs: the two specs' engines decide every line alike."""
-    return not any(difference.behaviour for difference in found)

@@ -6,9 +6,9 @@ import re
 from typing import Any
 
 from referee.diff.compare import Comparison, Named, Shown, Status
-from referee.diff.declared import Difference
+from referee.diff.declared import ABSENT, Difference
 from referee.errors import Position
-from referee.spec.paths import SPECS
+from referee.spec.paths import shipped_file
 
 WIDE = 72  # a value longer than this is cut in text (JSON keeps it whole)
 TAIL = 4  # the last lines of a game shown in text
@@ -19,10 +19,7 @@ def where(position: Position | None) -> str | None:
     """``FILE:LINE`` of a spec line; a shipped spec's file as ``specs/NAME``."""
     if position is None:
         return None
-    path = position.path
-    shipped = str(SPECS.resolve())
-    if path.startswith(shipped + "/"):
-        path = "specs/" + path[len(shipped) + 1 :]
+    path = shipped_file(position.path) or position.path
     return f"{path}:{position.line}" if position.line else path
 
 
@@ -37,7 +34,7 @@ def _cut(text: str, width: int = WIDE) -> str:
 
 def _declared_line(difference: Difference, a: Named, b: Named) -> str:
     places = [
-        f"{spec.name}: {where(position) or 'not written (the default)' if value != 'absent' else 'not there'}"
+        f"{spec.name}: {where(position) or 'not written (the default)' if value != ABSENT else 'not there'}"
         for spec, position, value in ((a, difference.a_at, difference.a), (b, difference.b_at, difference.b))
     ]
     return f"  {difference.item}: {_cut(difference.a, 40)} -> {_cut(difference.b, 40)}  ({'; '.join(places)})"

@@ -31,6 +31,14 @@ def shipped_spec_names() -> list[str]:
     return sorted(entry.name[:-5] for entry in SPECS.iterdir() if entry.name.endswith(".yaml"))
 
 
+def shipped_file(path: Path | str) -> str | None:
+    """``specs/FILE`` for a file of the shipped specs (as a report names it), None for any other file."""
+    try:
+        return f"specs/{Path(path).resolve().relative_to(SPECS)}"
+    except ValueError:
+        return None
+
+
 def shipped_spec_path(name: str) -> Path | None:
     entry = SPECS / f"{name}.yaml"
     return entry if entry.is_file() else None
