@@ -245,6 +245,8 @@ def test_a_bot_named_on_the_command_line_keeps_its_standard_error(tmp_path: Path
         str(out),
         "--bot-stderr",
         str(kept),
+        "--bot-file",  # the sandbox shows a bot only the files its command names as arguments, and these
+        f"noisy={BOTS / 'random_bot.py'}",
         f"champ={GREEDY}",
         f"noisy={noisy}",
     )

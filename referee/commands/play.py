@@ -11,6 +11,15 @@ import click
 from referee import errors
 from referee.commands.options import complete_files, spec_option
 
+_LIMITS = {
+    "memory": "Each process of a bot may map this much memory (its address space); past it, allocations fail.",
+    "processes": "A bot may run this many processes and threads at once; past it, fork fails.",
+    "open_files": "Each process of a bot may hold this many files open.",
+    "file_size": "A bot may write no file larger than this (it is killed, SIGXFSZ).",
+    "cpu": "Each process of a bot may use this much CPU time over the match (it is killed, SIGXCPU).",
+    "disk": "The size of a bot's private /tmp, also its home (a file system in memory).",
+}
+
 
 @click.command()
 @spec_option(True)
@@ -62,6 +71,20 @@ from referee.commands.options import complete_files, spec_option
     help="Run the bots bare, as yourself: they can then see each other and the host (by default each runs in a "
     "bubblewrap sandbox of its own, docs/security.md).",
 )
+@click.option(
+    "--bot-file",
+    "bot_files",
+    multiple=True,
+    metavar="NAME=PATH",
+    help="Let bot NAME read PATH (a file or a folder: a model, a data folder), read-only, at the same path; repeatable. "
+    "In its sandbox a bot sees only the system's program folders, its program and the files its command line names.",
+)
+@click.option("--bot-memory", type=click.IntRange(16, 1 << 20), default=2048, show_default=True, metavar="MB", help=_LIMITS["memory"])
+@click.option("--bot-processes", type=click.IntRange(1, 1 << 16), default=64, show_default=True, metavar="N", help=_LIMITS["processes"])
+@click.option("--bot-open-files", type=click.IntRange(8, 1 << 20), default=256, show_default=True, metavar="N", help=_LIMITS["open_files"])
+@click.option("--bot-file-size", type=click.IntRange(1, 1 << 20), default=64, show_default=True, metavar="MB", help=_LIMITS["file_size"])
+@click.option("--bot-cpu", type=click.IntRange(1, 1 << 30), default=3600, show_default=True, metavar="SECONDS", help=_LIMITS["cpu"])
+@click.option("--bot-disk", type=click.IntRange(1, 1 << 20), default=64, show_default=True, metavar="MB", help=_LIMITS["disk"])
 @click.argument("bots", nargs=-1, required=True, metavar="[NAME=]BOT...", shell_complete=complete_files)
 def play(
     spec_path: Path,
@@ -74,6 +97,13 @@ def play(
     as_json: bool,
     bot_stderr: Path | None,
     no_sandbox: bool,
+    bot_files: tuple[str, ...],
+    bot_memory: int,
+    bot_processes: int,
+    bot_open_files: int,
+    bot_file_size: int,
+    bot_cpu: int,
+    bot_disk: int,
     bots: tuple[str, ...],
 ) -> None:
     """Host a match: BOT programs play GAMES games, each seeing only its own seat.
@@ -95,6 +125,14 @@ def play(
     the rules allow); a bot that times out, closes its output or exits is
     recorded and leaves the match, its seat drawing or passing from then on.
     Nothing a bot does stops the match.
+
+    Each bot runs in a bubblewrap sandbox of its own (docs/security.md): an
+    empty root holding the system's program folders, its program's
+    installation and the files its command line names (its script), read
+    only; a private /tmp; no network; an unprivileged user, even when the host
+    is root; no capabilities; a seccomp filter; and the --bot-* limits. A bot
+    past a limit is a crashed bot. Where no sandbox can be made the match is
+    refused: --no-sandbox runs the bots bare, as you.
 
     Every game is written to OUT/game-NNN.log (full mode: 'referee check
     OUT' accepts them; OUT must not hold an earlier match's files) and the
@@ -121,7 +159,7 @@ def play(
     from referee.log.inputs import display_name, prepare_output_folder
     from referee.log.writer import OutputFolder, bundle_spec
     from referee.play.host import Match, on_interrupt
-    from referee.play.sandbox import Sandbox
+    from referee.play.sandbox import MIB, Limits, Sandbox
     from referee.rules.compiler import load_rules
     from referee.spec.paths import shipped_spec_path
 
@@ -143,9 +181,17 @@ def play(
         prepare_output_folder(bot_stderr)
     progress = sys.stderr is not None and sys.stderr.isatty()
     folder = OutputFolder(out_dir)  # the match folder, written through this descriptor alone
-    sandbox = Sandbox([out_dir, *([bot_stderr] if bot_stderr is not None else [])], wanted=not no_sandbox)
+    limits = Limits(
+        memory=bot_memory * MIB,
+        processes=bot_processes,
+        open_files=bot_open_files,
+        file_size=bot_file_size * MIB,
+        cpu=bot_cpu,
+        disk=bot_disk * MIB,
+    )
+    sandbox = Sandbox(wanted=not no_sandbox, limits=limits, files=_bot_files(bot_files))
     if sandbox.why is not None:
-        click.echo(f"warning: the bots run without a sandbox: {sandbox.why} (docs/security.md; --no-sandbox says so)", err=True)
+        raise errors.UsageError(f"cannot run the bots in a sandbox: {sandbox.why} (docs/security.md; --no-sandbox runs them bare, as you)")
 
     def written(number: int, log: str, table: object) -> None:
         folder.write(f"game-{number + 1:03d}.log", log)
@@ -172,7 +218,12 @@ def play(
             sandbox=sandbox,
         )
     except ValueError as error:  # a name given twice, or one a log cannot hold
+        sandbox.close()
         raise click.UsageError(f"bot names: {error}") from None
+    unknown = sorted(set(sandbox.files) - set(match.names))
+    if unknown:
+        sandbox.close()
+        raise click.UsageError(f"--bot-file {unknown[0]}=...: no bot is named {unknown[0]} (the bots: {', '.join(match.names)})")
     with on_interrupt(partial):
         match.run()
     if progress:
@@ -212,6 +263,20 @@ def _bot_commands(bots: tuple[str, ...]) -> tuple[list[list[str]], list[str | No
         commands.append(command)
         given.append(named.group(1) if named else None)
     return commands, given
+
+
+def _bot_files(given: tuple[str, ...]) -> dict[str, list[Path]]:
+    """``--bot-file NAME=PATH`` by bot name; a path that is not there is an error (the bot would miss it)."""
+    files: dict[str, list[Path]] = {}
+    for item in given:
+        named = re.fullmatch(r"([A-Za-z][A-Za-z0-9_]{0,31})=(.+)", item, re.DOTALL)
+        if named is None:
+            raise click.UsageError(f"--bot-file '{errors.escape(item)}': give NAME=PATH (a bot's name, then a file or folder)")
+        path = Path(named.group(2))
+        if not path.exists():
+            raise click.UsageError(f"--bot-file {named.group(1)}={errors.escape(str(path))}: no such file or folder")
+        files.setdefault(named.group(1), []).append(path)
+    return files
 
 
 def _new_match_folder(out_dir: Path) -> None:

@@ -41,6 +41,8 @@ PROTOCOL = 2  # 2: the view's history comes in the lines not sent yet; round-ove
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
 STRAY_GRACE = 0.5  # seconds to wait for an answer after a line that may reply to a message wanting none
+# Said after "could not start" when the bot ran in a sandbox: the likeliest cause there is a file it was not shown.
+_SANDBOX_HINT = " (in its sandbox a bot sees only the files its command names and those given with --bot-file; docs/protocol.md)"
 MAX_STDERR = 4096  # bytes of a bot's standard error kept, to say why it could not start
 MAX_STDERR_KEPT = 10_000_000  # bytes of a bot's standard error written to --bot-stderr DIR
 MAX_MOVES = 50_000  # moves in one game before the host stops it: 10x the longest game measured (docs/protocol.md)
@@ -65,20 +67,20 @@ class Bot:
         self.stderr_file = stderr_file  # where its standard error is kept (MAX_STDERR_KEPT bytes), if anywhere
         if sandbox is not None and sandbox.active and shutil.which(self.command[0]) is None:  # said as when bare
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), self.command[0])
-        self.process = subprocess.Popen(
-            sandbox.wrap(name, self.command) if sandbox is not None else self.command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # its own process group: stopping the bot stops what it started
-        )
+        options: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        options["start_new_session"] = True  # its own process group: stopping the bot stops what it started
+        if sandbox is not None:
+            self.process = sandbox.popen(name, self.command, **options)
+        else:
+            self.process = subprocess.Popen(self.command, **options)
         assert self.process.stdin is not None and self.process.stdout is not None and self.process.stderr is not None
         self._in = self.process.stdin.fileno()
         self._out = self.process.stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buffer = b""
-        self.answers = 0  # lines it has written: a bot that ends before its first could not start
+        self.answers = 0  # lines it has written
+        self.delivered = 0  # bytes written to its input: a bot that ends before it read any could not start
         self.stderr_head = bytearray()  # the start of its standard error (MAX_STDERR bytes); the rest is read and dropped
         self._drain = threading.Thread(target=self._read_stderr, args=(self.process.stderr,), daemon=True)
         self._drain.start()
@@ -105,9 +107,10 @@ class Bot:
                         kept += len(chunk)
 
     def could_not_start(self) -> str | None:
-        """Why the bot could not start, when it ended without ever answering (its exit status and the first lines of
-        its standard error); None while it runs or once it has answered."""
-        if self.answers or self.process.poll() is None:
+        """Why the bot could not start, when it ended without ever reading its input (its exit status and the first
+        lines of its standard error); None while it runs, once it has answered, or when it read its first message
+        and then failed (past a limit of its sandbox, say: a crash like any other)."""
+        if self.answers or self.process.poll() is None or self._read_its_input():
             return None
         self._drain.join(timeout=1)
         code = self.process.returncode
@@ -117,6 +120,20 @@ class Bot:
         return f"{status} before its first answer" + (
             f"; its standard error: {shown}" if shown else " (it wrote nothing on standard error)"
         )
+
+    def _read_its_input(self) -> bool:
+        """Whether the bot read what was written to it: something was delivered and nothing of it waits in the pipe."""
+        import fcntl
+        import struct
+        import termios
+
+        if not self.delivered:
+            return False
+        try:
+            waiting = struct.unpack("i", fcntl.ioctl(self._in, termios.FIONREAD, b"\0\0\0\0"))[0]
+        except OSError:
+            return False
+        return bool(waiting == 0)
 
     def ask(self, message: bytes, timeout: float) -> str:
         """Send one line and wait for one line back (``BotGone`` if none comes by the deadline or the bot is gone).
@@ -158,6 +175,7 @@ class Bot:
                     raise BotGone("crash", self._gone("closed its input")) from None
                 except BlockingIOError:
                     continue
+                self.delivered += written
                 data = data[written:]
 
     def _receive(self, deadline: float) -> str:
@@ -554,7 +572,8 @@ class Match:
             except BotGone as gone:
                 why = bot.could_not_start() if gone.kind == "crash" else None
                 if why is not None:  # a missing script, a wrong interpreter: the match cannot be played as asked
-                    raise UsageError(f"bot {name} could not start: '{escape(' '.join(bot.command))}' {why}") from None
+                    hint = _SANDBOX_HINT if self.sandbox is not None and self.sandbox.active else ""
+                    raise UsageError(f"bot {name} could not start: '{escape(' '.join(bot.command))}' {why}{hint}") from None
                 self._gone(number, record, bot, gone)
             else:
                 record.moves += 1
