@@ -469,6 +469,25 @@ def test_the_paths_a_command_names_are_bound_and_no_home_is(tmp_path: Path) -> N
     assert needed_paths([str(home_program)], str(tmp_path)) == []
 
 
+def test_a_bot_that_cannot_read_its_script_is_told_why(host: Host) -> None:
+    """A script only its owner may read, when the host is root (the bot runs as nobody), or a module the bot loads
+    from a path its command does not name as an argument: the bot cannot start, and the error says what it sees."""
+    script = host.base / "bots" / "private.py"
+    shutil.copy(GREEDY, script)
+    os.lchown(script, host.uid, host.uid)
+    if host.uid == 0:
+        script.chmod(0o600)
+        command = host.bot("private.py")
+        said = "which must be readable by all"
+    else:  # as a user the bot is that user: a script it may read, but named only inside -c code
+        command = shlex.join([host.python, "-c", f"import runpy; runpy.run_path({str(script)!r}, run_name='__main__')"])
+        said = "sees only the files its command names and those given with --bot-file"
+    result, bots = host.play(command, host.bot("greedy_bot.py"))
+    assert result.returncode == 2 and bots == {}, result.stderr
+    assert result.stderr.startswith("error: bot ") and " could not start: " in result.stderr and said in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
 def test_no_sandbox_to_be_had_is_one_error_line(tmp_path: Path) -> None:
     """Without bwrap on the PATH the match is refused in one line that says why and what --no-sandbox does."""
     out = tmp_path / "m"

@@ -41,8 +41,13 @@ PROTOCOL = 2  # 2: the view's history comes in the lines not sent yet; round-ove
 MAX_ANSWER = 4096  # bytes in one answer line: a move is a few dozen
 MAX_NOTES = 20  # problems kept per bot for the results
 STRAY_GRACE = 0.5  # seconds to wait for an answer after a line that may reply to a message wanting none
-# Said after "could not start" when the bot ran in a sandbox: the likeliest cause there is a file it was not shown.
+# Said after "could not start" when the bot ran in a sandbox: the likeliest cause there is a file it was not shown,
+# or (the host being root, the bot nobody) one that only its owner may read.
 _SANDBOX_HINT = " (in its sandbox a bot sees only the files its command names and those given with --bot-file; docs/protocol.md)"
+_ROOT_HINT = (
+    " (in its sandbox a bot runs as nobody and sees only the files its command names and those given with"
+    " --bot-file, which must be readable by all; docs/protocol.md)"
+)
 MAX_STDERR = 4096  # bytes of a bot's standard error kept, to say why it could not start
 MAX_STDERR_KEPT = 10_000_000  # bytes of a bot's standard error written to --bot-stderr DIR
 MAX_MOVES = 50_000  # moves in one game before the host stops it: 10x the longest game measured (docs/protocol.md)
@@ -572,7 +577,9 @@ class Match:
             except BotGone as gone:
                 why = bot.could_not_start() if gone.kind == "crash" else None
                 if why is not None:  # a missing script, a wrong interpreter: the match cannot be played as asked
-                    hint = _SANDBOX_HINT if self.sandbox is not None and self.sandbox.active else ""
+                    hint = (
+                        "" if self.sandbox is None or not self.sandbox.active else _ROOT_HINT if self.sandbox.privileged else _SANDBOX_HINT
+                    )
                     raise UsageError(f"bot {name} could not start: '{escape(' '.join(bot.command))}' {why}{hint}") from None
                 self._gone(number, record, bot, gone)
             else:
