@@ -41,14 +41,60 @@ class Code(StrEnum):
     BAD_SHOWS = "bad-shows"  # a public round's
     UNCHALLENGED_BLUFF = "unchallenged-bluff"  # a warning
     UNCAUGHT_UNO = "uncaught-uno"  # a warning
+    UNDETERMINED = "undetermined"  # no verdict: the solver could not settle a public round in time (explain, adjudicate)
 
     @property
     def is_warning(self) -> bool:
         """A warning: the log stays valid."""
         return self in (Code.UNCHALLENGED_BLUFF, Code.UNCAUGHT_UNO)
 
+    @property
+    def is_error(self) -> bool:
+        """An error: the log is invalid at its line (``undetermined`` is neither: it says no verdict was reached)."""
+        return not self.is_warning and self is not Code.UNDETERMINED
 
-ERROR_CODES = tuple(code.value for code in Code if not code.is_warning)
+
+class Consistency(StrEnum):
+    """What the solver says of a log's public rounds (docs/log-format.md, "Public records"): a deal of physical cards
+    makes every round hold, none does, or it could not tell in time."""
+
+    CONSISTENT = "consistent"
+    INCONSISTENT = "inconsistent"
+    UNDETERMINED = "undetermined"
+
+
+class Bluff(StrEnum):
+    """Whether the player of an unchallenged wild draw card held the colour in play, over every deal the public record
+    allows (``adjudicate``): in all of them, in none, or the solver could not tell in time."""
+
+    CERTAIN = "certain"
+    IMPOSSIBLE = "impossible"
+    UNDETERMINED = "undetermined"
+
+    @property
+    def said(self) -> str:
+        """The answer in words, after the player's name (``Ann held a red card``)."""
+        return {Bluff.CERTAIN: "held", Bluff.IMPOSSIBLE: "did not hold", Bluff.UNDETERMINED: "may or may not have held"}[self]
+
+
+class Forced(StrEnum):
+    """Whether a challenge's ruling shown in a public record is the only one the hidden hands allow."""
+
+    FORCED = "forced"
+    NOT_FORCED = "not-forced"
+    UNDETERMINED = "undetermined"
+
+    @property
+    def said(self) -> str:
+        """The answer in words (``the guilty ruling ... is the only ruling the hidden hands allow``)."""
+        return {
+            Forced.FORCED: "the only ruling",
+            Forced.NOT_FORCED: "not the only ruling",
+            Forced.UNDETERMINED: "maybe not the only ruling",
+        }[self]
+
+
+ERROR_CODES = tuple(code.value for code in Code if code.is_error)
 # The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
 HOUSE_ERROR_CODES = (Code.SWAP_MISSING.value, Code.DRAW_TOO_FEW.value, Code.DRAW_TOO_MANY.value)
 # The codes only a public round (docs/log-format.md, "Public records") can give.
@@ -61,7 +107,7 @@ class Diagnostic:
     """A rule violation (error) or a warning at one line of a log."""
 
     line: int
-    code: str
+    code: Code
     message: str
     rule: str
     allowed: tuple[str, ...] = ()
@@ -74,7 +120,7 @@ class LogError:
     round (``code`` ``undetermined``, no rule). ``explain`` and ``adjudicate`` give it."""
 
     line: int
-    code: str
+    code: Code
     message: str
     rule: str | None
 
@@ -104,7 +150,7 @@ class HiddenAnswer:
     kind: str
     player: str
     colour: str
-    answer: str
+    answer: Bluff | Forced
     challenge: int | None = None
     ruling: str | None = None
 
@@ -122,12 +168,11 @@ class FileVerdict:
     lines: int = 0
     # rule id -> (summary, citation) for the rules this verdict cites, from the log's spec (for SARIF)
     rule_texts: dict[str, tuple[str, str]] = field(default_factory=dict)
-    # public rounds: "consistent", "inconsistent" or "undetermined" (None: the log has none)
-    consistency: str | None = None
+    consistency: Consistency | None = None  # of its public rounds (None: the log has none)
     undetermined: str | None = None  # why, when the solver could not settle a public round
     answers: list[HiddenAnswer] = field(default_factory=list)
     witness: dict[int, tuple[str, ...]] = field(default_factory=dict)  # line -> what the witness writes there
 
     @property
     def valid(self) -> bool:
-        return not self.errors and self.input_error is None and self.consistency != "undetermined"
+        return not self.errors and self.input_error is None and self.consistency is not Consistency.UNDETERMINED

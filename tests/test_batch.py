@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from referee.checking.report import render_json, stream_json
-from referee.verdicts import Diagnostic, FileVerdict
+from referee.verdicts import Code, Diagnostic, FileVerdict
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -63,7 +63,7 @@ def test_the_streamed_json_is_the_whole_json_byte_for_byte() -> None:
     from referee.checking.report import file_json
 
     verdicts = [
-        FileVerdict("a.log", errors=[Diagnostic(3, "syntax", 'bad "line"\nnext', "log.syntax")], lines=3),
+        FileVerdict("a.log", errors=[Diagnostic(3, Code.SYNTAX, 'bad "line"\nnext', "log.syntax")], lines=3),
         FileVerdict("b\u00e9.log", lines=0),
         FileVerdict("c.log", input_error="c.log: error: cannot read"),
     ]

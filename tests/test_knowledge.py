@@ -120,7 +120,8 @@ def test_the_code_and_check_enums_are_the_format_s_and_the_vocabulary_s_words() 
     from referee.spec.vocabulary import CHECKS, Check
     from referee.verdicts import ERROR_CODES, WARNING_CODES, Code
 
-    assert [code.value for code in Code] == [*ERROR_CODES, *WARNING_CODES]
+    assert [code.value for code in Code] == [*ERROR_CODES, *WARNING_CODES, "undetermined"]  # no verdict: neither
+    assert not Code.UNDETERMINED.is_error and not Code.UNDETERMINED.is_warning and Code.SWAP_MISSING.is_error
     assert Code.ILLEGAL_PLAY == "illegal-play" and f"{Code.UNCAUGHT_UNO}" == "uncaught-uno" and Code.UNCAUGHT_UNO.is_warning
     assert {check.value for check in Check} == CHECKS and Check.DRAW_UNTIL_PLAYABLE == "draw-until-playable"
     rules = load_rules(ROOT / "specs" / "uno-flip.yaml")

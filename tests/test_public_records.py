@@ -290,7 +290,11 @@ def test_adjudicate_says_the_ruling_a_public_record_shows_and_whether_the_hidden
         {"line": 7, "player": "Bob", "colour": "red", "challenge": 8, "ruling": "guilty", "forced": "not-forced"},
         {"line": 11, "player": "Bob", "colour": "blue", "bluff": "undetermined"},
     ]
-    assert any("bluff undetermined" in line for line in render_text(ruled))
+    said = [line.replace(str(log), "LOG") for line in render_text(ruled)]
+    assert said[2:] == [
+        "LOG:8: the guilty ruling on Bob's wild draw card (line 7) is not the only ruling the hidden hands allow",
+        "LOG:11: wild draw card, not challenged: Bob may or may not have held a blue card (bluff undetermined)",
+    ]
 
 
 def test_an_innocent_ruling_on_a_last_card_is_forced() -> None:

@@ -22,7 +22,7 @@ from referee.errors import InputError, ReportedError
 from referee.log import events as ev
 from referee.log.inputs import LogSource
 from referee.records import dataclass
-from referee.verdicts import Code, Diagnostic, HiddenAnswer, LogError
+from referee.verdicts import Bluff, Code, Diagnostic, Forced, HiddenAnswer, LogError
 
 INVALID_DISPUTES = frozenset({"invalid-catch", "invalid-challenge"})
 
@@ -317,13 +317,10 @@ def render_text(ruled: Adjudication) -> list[str]:
             lines.append(f"  no penalty; {applied}")
     for answer in result["hidden"]:
         if "bluff" in answer:
-            said = {"certain": "held", "impossible": "did not hold", "undetermined": "may or may not have held"}[answer["bluff"]]
-            held = f"{answer['player']} {said} a {answer['colour']} card"
+            held = f"{answer['player']} {Bluff(answer['bluff']).said} a {answer['colour']} card"
             lines.append(f"{path}:{answer['line']}: wild draw card, not challenged: {held} (bluff {answer['bluff']})")
         else:
-            forced = {"forced": "the only ruling", "not-forced": "not the only ruling", "undetermined": "maybe not the only ruling"}[
-                answer["forced"]
-            ]
+            forced = Forced(answer["forced"]).said
             card = f"{answer['player']}'s wild draw card (line {answer['line']})"
             lines.append(f"{path}:{answer['challenge']}: the {answer['ruling']} ruling on {card} is {forced} the hidden hands allow")
     error = result["log_error"]

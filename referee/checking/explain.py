@@ -166,7 +166,7 @@ def _settle_public(replay: Replay, errors: list[Diagnostic]) -> Branches | None:
         return None
     if outcome.chosen is None:
         reason = outcome.undetermined or "undetermined"
-        errors.append(Diagnostic(branches.events[0].line, "undetermined", reason, ""))
+        errors.append(Diagnostic(branches.events[0].line, Code.UNDETERMINED, reason, ""))
         return None
     branches.restore(outcome.chosen)
     return branches
@@ -185,7 +185,7 @@ def judge_public(branches: Branches, event: ev.Event, rules: Rules, timeout: flo
         branches.apply(event)
         outcome = public_judge(branches, timeout, False, rule_of(rules), want_answers=False)
         if outcome.undetermined is not None:
-            return Diagnostic(event.line, "undetermined", outcome.undetermined, "")
+            return Diagnostic(event.line, Code.UNDETERMINED, outcome.undetermined, "")
         return outcome.diagnostic
     finally:
         branches.live, branches.dead, branches.events, branches.notes = live, dead, events, notes
@@ -323,7 +323,7 @@ def explain(
         first = verdict.errors[0]
         result.log_error = LogError(first.line, first.code, first.message, first.rule)
     elif verdict.undetermined is not None:  # a public round before the line could not be settled in time
-        result.log_error = LogError(line, "undetermined", verdict.undetermined, None)
+        result.log_error = LogError(line, Code.UNDETERMINED, verdict.undetermined, None)
     result.state = state_data(engine)
     stopped = replay.stopped_event
     event = event_from_move if event_from_move is not None else stopped if stopped is not None and stopped.line == line else None
@@ -340,7 +340,7 @@ def explain(
         diagnostic = judge_public(public, event, engine.rules, max(0.001, replay.timeout))
     else:
         diagnostic = engine.judge(event)
-    if diagnostic is not None and diagnostic.code == "undetermined":  # the solver ran out of time: no verdict to give
+    if diagnostic is not None and diagnostic.code is Code.UNDETERMINED:  # the solver ran out of time: no verdict to give
         result.log_error = LogError(diagnostic.line, diagnostic.code, diagnostic.message, None)
         return result
     result.legal = diagnostic is None
@@ -419,7 +419,7 @@ def render_text(result: Explanation) -> list[str]:
     lines = [f"{result.path}:{result.line}"]
     error = result.log_error
     if error is not None:
-        said = "no verdict could be given" if error.code == "undetermined" else "the log is invalid before this line"
+        said = "no verdict could be given" if error.code is Code.UNDETERMINED else "the log is invalid before this line"
         lines.append(f"  {said}: line {error.line}: {error.code}: {error.message}")
         if result.state is None:
             return lines

@@ -22,7 +22,7 @@ from referee.log.reader import COLOURS, PAIRS, CardForm, LogReader
 from referee.rules.compiler import Rules, load_rules
 from referee.spec.extends import default_spec_name, resolve_spec
 from referee.spec.vocabulary import Check
-from referee.verdicts import Code, Diagnostic, FileVerdict
+from referee.verdicts import Code, Consistency, Diagnostic, FileVerdict
 
 if TYPE_CHECKING:  # a public round's modules load when a log has one: a full-mode check does not pay for them
     from referee.public.rounds import Branches
@@ -249,17 +249,17 @@ class Replay:
         self.timeout -= time.monotonic() - self.round_started  # the replays and the judgement: one budget for the log
         verdict = self.verdict
         if outcome.undetermined is not None:
-            verdict.consistency = "undetermined"
+            verdict.consistency = Consistency.UNDETERMINED
             verdict.undetermined = outcome.undetermined
             self.halted = True
             return None
         if outcome.diagnostic is not None:
             if outcome.diagnostic.code == Code.INCONSISTENT:
-                verdict.consistency = "inconsistent"
+                verdict.consistency = Consistency.INCONSISTENT
             return outcome.diagnostic
         assert outcome.chosen is not None
         branches.restore(outcome.chosen)
-        verdict.consistency = verdict.consistency or "consistent"
+        verdict.consistency = verdict.consistency or Consistency.CONSISTENT
         verdict.answers.extend(outcome.answers)
         verdict.witness.update(outcome.witness)
         return None

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from referee.errors import escape
-from referee.verdicts import Diagnostic, FileVerdict, HiddenAnswer, RoundResult
+from referee.verdicts import Consistency, Diagnostic, FileVerdict, HiddenAnswer, RoundResult
 
 
 def _diagnostic(diagnostic: Diagnostic, with_rule: bool) -> dict[str, Any]:
@@ -91,7 +91,7 @@ class Tally:
         self.invalid += bool(verdict.errors)
         self.unreadable += verdict.input_error is not None
         self.warnings += len(verdict.warnings)
-        self.undetermined += verdict.consistency == "undetermined" and not verdict.errors
+        self.undetermined += verdict.consistency is Consistency.UNDETERMINED and not verdict.errors
 
     def text(self) -> str:
         text = f"{self.logs} log{'s' if self.logs != 1 else ''} checked: {self.valid} valid, {self.invalid} with errors"
@@ -118,7 +118,7 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
             text = f"{verdict.path}:{warning.line}: warning: {warning.code} [{warning.rule}]: {escape(warning.message)}"
             findings.append((warning.line, 1, text))
     lines.extend(text for _, _, text in sorted(findings, key=lambda finding: finding[:2]))
-    if verdict.consistency == "undetermined" and not verdict.errors:
+    if verdict.consistency is Consistency.UNDETERMINED and not verdict.errors:
         lines.append(f"{verdict.path}: undetermined: {escape(verdict.undetermined or '')}")
     if not quiet and verdict.valid:
         finished = sum(1 for result in verdict.rounds if result.finished)
@@ -129,7 +129,7 @@ def render_file_text(verdict: FileVerdict, quiet: bool = False) -> list[str]:
         if verdict.game_winner is not None:
             winner = verdict.game_winner if isinstance(verdict.game_winner, str) else " and ".join(verdict.game_winner)
             state += f", won by {winner}"
-        if verdict.consistency == "consistent":
+        if verdict.consistency is Consistency.CONSISTENT:
             state += "; the public rounds are consistent"
         lines.append(f"{verdict.path}: valid ({state})")
     return lines

@@ -20,7 +20,7 @@ from referee.engine.state import Dispute, Snapshot
 from referee.log import events as ev
 from referee.records import dataclass
 from referee.rules.compiler import Rules
-from referee.verdicts import Code, Diagnostic, HiddenAnswer
+from referee.verdicts import Bluff, Code, Diagnostic, Forced, HiddenAnswer
 
 if TYPE_CHECKING:  # the solver (z3) is imported only when a public round is judged
     from referee.public.consistency import Oracle
@@ -232,8 +232,8 @@ def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict
                 held = held_in(found, question.hand, question.types)  # one side is known from the assignment found
                 can_hold = held or solver.sat(facts, (question.hand, question.types, True))
                 can_lack = not held or solver.sat(facts, (question.hand, question.types, False))
-                answer = "certain" if not can_lack else "impossible" if not can_hold else "undetermined"
-                answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, answer))
+                bluff = Bluff.CERTAIN if not can_lack else Bluff.IMPOSSIBLE if not can_hold else Bluff.UNDETERMINED
+                answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, bluff))
             else:
                 ruled = (question.hand, question.types)  # the ruling's own fact (on the draw line that showed it) is left out
                 others = [
@@ -243,11 +243,15 @@ def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict
                 ]
                 other = solver.sat(others, (question.hand, question.types, not question.guilty))
                 ruling = "guilty" if question.guilty else "innocent"
-                answer = "not-forced" if other else "forced"
-                answers.append(HiddenAnswer(question.line, "ruling", question.player, question.colour, answer, question.challenge, ruling))
+                forced = Forced.NOT_FORCED if other else Forced.FORCED
+                answers.append(HiddenAnswer(question.line, "ruling", question.player, question.colour, forced, question.challenge, ruling))
         except Undetermined:
-            kind = "bluff" if question.challenge is None else "ruling"
-            answers.append(HiddenAnswer(question.line, kind, question.player, question.colour, "undetermined", question.challenge))
+            if question.challenge is None:
+                answers.append(HiddenAnswer(question.line, "bluff", question.player, question.colour, Bluff.UNDETERMINED))
+            else:
+                answers.append(
+                    HiddenAnswer(question.line, "ruling", question.player, question.colour, Forced.UNDETERMINED, question.challenge)
+                )
     return answers
 
 
