@@ -15,7 +15,7 @@ import z3
 from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.play.simulate import Simulator
-from referee.proof.model import NONE, UNTIL_COLOUR, Model, State
+from referee.proof.model import NONE, OWED_UNTIL_COLOUR, Model, State
 from referee.rules.compiler import Rules, load_rules
 
 SPECS = Path(__file__).resolve().parent.parent / "specs"
@@ -185,7 +185,7 @@ _DISPUTE: list[dict[str, Any]] = [dict(_NO_DISPUTE)]
 
 
 def _owed_now(engine: Engine, penalty: Any) -> tuple[int, int]:
-    return penalty.player, UNTIL_COLOUR if penalty.until_colour is not None else penalty.count
+    return penalty.player, OWED_UNTIL_COLOUR if penalty.until_colour is not None else penalty.count
 
 
 def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
@@ -196,7 +196,7 @@ def _given_penalty(before: list[Any], engine: Engine) -> tuple[int, int]:
         return NONE, 0
     penalty = new[-1]
     if penalty.until_colour is not None:
-        return penalty.player, UNTIL_COLOUR
+        return penalty.player, OWED_UNTIL_COLOUR
     return penalty.player, penalty.count
 
 
@@ -204,7 +204,7 @@ def _start_penalty(engine: Engine) -> tuple[int, int]:
     penalties = engine.state.penalties
     if not penalties:
         return NONE, 0
-    return penalties[0].player, UNTIL_COLOUR if penalties[0].until_colour is not None else penalties[0].count
+    return penalties[0].player, OWED_UNTIL_COLOUR if penalties[0].until_colour is not None else penalties[0].count
 
 
 def _run(rules: Rules, players: int, seed: int, mode: str) -> tuple[int, list[str]]:

@@ -40,6 +40,7 @@ from referee.log import events as ev
 from referee.proof import restate
 from referee.proof.figures import (
     NO_FIGURES,
+    UNTIL_COLOUR,
     AnyFigures,
     CatchFigures,
     ChallengeFigures,
@@ -53,7 +54,7 @@ from referee.proof.figures import (
     StartFigures,
     TableFigures,
 )
-from referee.proof.model import NONE, UNTIL_COLOUR, Model, State, faces_of, solver
+from referee.proof.model import NONE, OWED_UNTIL_COLOUR, Model, State, faces_of, solver
 from referee.proof.queries import Answer, Status, ask, first_sat, for_each_count
 from referee.proof.restate import option_value
 from referee.records import dataclass
@@ -342,7 +343,7 @@ def counts_for(claim: Claim, rules: Rules, players: tuple[int, ...]) -> tuple[in
 def _owes(state: State, model: Model, seat: Any, owes: int | str) -> Any:
     if owes == 0:
         return z3.And(state.owed_seat == NONE, state.owed == 0)
-    amount = UNTIL_COLOUR if owes == "until-colour" else owes
+    amount = OWED_UNTIL_COLOUR if owes == UNTIL_COLOUR else owes
     return z3.And(state.owed_seat == seat, state.owed == amount)
 
 
@@ -454,7 +455,7 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
         check.add(model.conservation(pre), model.turn_valid(pre), play, mid.hand(seat) >= 1, ruled)
         if not possible:
             extra = figures.extra if figures.cards == "penalty-and-extra" else 0  # the claim's figure, never the spec's
-            until = mid.owed == UNTIL_COLOUR
+            until = mid.owed == OWED_UNTIL_COLOUR
             expected = [
                 post.owed_seat == (seat if figures.draws == "player" else challenger),
                 post.owed == z3.If(until, mid.owed, mid.owed + extra),

@@ -27,7 +27,7 @@ from referee.rules.compiler import FaceRules, Rules
 from referee.spec.vocabulary import FlipColourChooser
 
 NONE = -1
-UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour
+OWED_UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour (the figure proof.figures.UNTIL_COLOUR)
 
 
 @dataclass
@@ -48,7 +48,7 @@ class State:
     window: Any
     called: Any
     owed_seat: Any  # who owes the penalty the last play (or the start card) gave; NONE for none
-    owed: Any  # how many cards: a number, UNTIL_COLOUR for draw-until-colour, 0 for none
+    owed: Any  # how many cards: a number, OWED_UNTIL_COLOUR for draw-until-colour, 0 for none
     # What a challenge or a catch reads and sets. No invariant reads them: a transition that does not set them
     # leaves them free (an over-approximation, sound for the invariants); the claims read them one step after
     # the play or the catch that sets them.
@@ -329,7 +329,7 @@ class Model:
         if victim is None or not face_rules.gives_penalty:
             return [post.owed_seat == NONE, post.owed == 0]
         if face_rules.draw_until_colour:
-            return [post.owed_seat == victim, post.owed == UNTIL_COLOUR]
+            return [post.owed_seat == victim, post.owed == OWED_UNTIL_COLOUR]
         return [post.owed_seat == victim, post.owed == effects.stacked_total(face_rules.draw, stacked_on)]
 
     def draw(
@@ -461,7 +461,7 @@ class Model:
 
         def ruled(outcome: Any) -> Any:
             effect = effects.ruling(outcome, challenger, pre.played_by, pre.direction, self.n, self.rules.innocent_extra)
-            until = pre.owed == UNTIL_COLOUR
+            until = pre.owed == OWED_UNTIL_COLOUR
             return z3.And(
                 post.owed_seat == effect.drawer,
                 post.owed == z3.If(until, pre.owed, pre.owed + effect.extra),

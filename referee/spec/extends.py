@@ -10,7 +10,7 @@ from referee.errors import Position, SpecError, did_you_mean, escape
 from referee.spec.model import Spec, replace_spec
 from referee.spec.nodes import Mapping, Scalar, Sequence
 from referee.spec.paths import SPECS, default_spec_name, shipped_spec_names, shipped_spec_path
-from referee.spec.vocabulary import MERGED_BY_ENTRY, NAME_FORM
+from referee.spec.vocabulary import MERGED_BY_ENTRY, NAME_FORM, OPTION_FLAG_ORDER
 
 __all__ = [
     "READ",
@@ -176,9 +176,6 @@ def spec_files(path: Path) -> list[Path]:
     return [file for file in dict.fromkeys(read) if not file.resolve().is_relative_to(shipped)]
 
 
-HOUSE_SWITCHES = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable")
-
-
 def _with_switch_rules(tree: Mapping) -> Mapping:
     """A house switch turned on in the short form (``{value: true}``, no ``rule``) cites the shipped rule for it
     (``specs/house-switches.yml``), which is added to the spec with the ``house`` source unless the spec has them."""
@@ -186,7 +183,7 @@ def _with_switch_rules(tree: Mapping) -> Mapping:
     if not isinstance(options, Mapping):
         return tree
     entries_of = {name: entry.entries for name, entry in options.entries.items() if isinstance(entry, Mapping)}
-    short = [name for name in HOUSE_SWITCHES if name in entries_of and "rule" not in entries_of[name]]
+    short = [name for name in OPTION_FLAG_ORDER if name in entries_of and "rule" not in entries_of[name]]
     if not short:
         return tree
     from referee.spec.loader import load_file

@@ -151,8 +151,10 @@ DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
 OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
 OPTION_LISTS = frozenset({"stacking"})
 # The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
-# the rulebooks do, so specs written before they existed keep their meaning.
-OPTION_FLAGS = frozenset({"seven-swaps", "zero-rotates", "jump-in", "draw-until-playable"})
+# the rulebooks do, so specs written before they existed keep their meaning. In order: the order in which their
+# shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the short form.
+OPTION_FLAG_ORDER = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable")
+OPTION_FLAGS = frozenset(OPTION_FLAG_ORDER)
 OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
 REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS
 OPTION_EXAMPLES: dict[str, str] = {
