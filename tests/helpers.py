@@ -1,9 +1,13 @@
-"""Small helpers for tests that build logs in memory."""
+"""Small helpers for tests: logs built in memory, and the referee command run as a user runs it."""
 
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import IO, Any
 
 from referee.checking.replay import check_stream
 from referee.verdicts import FileVerdict
@@ -27,3 +31,20 @@ def check_text(text: str, spec: Path | None = None, base: Path | None = None) ->
 
 def codes(verdict: FileVerdict) -> list[tuple[int, str]]:
     return [(error.line, error.code) for error in verdict.errors]
+
+
+def run_referee(
+    *args: str | bytes,
+    text: bool = False,
+    stdin: bytes | IO[Any] | None = None,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+    **extra: Any,
+) -> subprocess.CompletedProcess[Any]:
+    """``python -m referee ARGS`` in a process of its own, its output captured (``text``: as text). ``stdin`` is
+    bytes to write to it, or a file it reads; ``env`` is added to this process's environment."""
+    feed = {"input": stdin.decode() if text else stdin} if isinstance(stdin, bytes) else {"stdin": stdin} if stdin is not None else {}
+    environment = {**os.environ, **env} if env is not None else None
+    command = [sys.executable, "-m", "referee", *args]
+    return subprocess.run(command, capture_output=True, text=text, timeout=timeout, cwd=cwd, env=environment, **feed, **extra)

@@ -18,13 +18,14 @@ import pytest
 from referee.checking.report import render_json, stream_json
 from referee.verdicts import Code, Diagnostic, FileVerdict
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 FORMATS = ("text", "json", "junit", "sarif", "github")
 
 
-def referee(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, input=stdin, timeout=600, cwd=cwd)
+referee = run_referee  # bytes out
 
 
 @pytest.fixture(scope="module")

@@ -5,22 +5,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
+from helpers import run_referee
+
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
 
-def referee(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args],
-        input=stdin.decode() if stdin else None,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
+referee = partial(run_referee, text=True)
 
 
 def test_valid_log_exits_0_with_summary() -> None:

@@ -6,8 +6,7 @@ import dataclasses
 import json
 import os
 import random
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,8 @@ from referee.spec import model
 from referee.spec.extends import resolve_spec
 from referee.spec.paths import SPECS, shipped_spec_names
 from referee.spec.vocabulary import OPTION_CHOICES
+
+from helpers import run_referee
 
 # Each shipped house spec, the game it changes, and the items in play it declares (one game each).
 HOUSE_SPECS = {
@@ -275,8 +276,7 @@ def test_a_difference_without_a_game_is_undecided(tmp_path: Path) -> None:
 # -- the command
 
 
-def _referee(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+_referee = partial(run_referee, text=True)
 
 
 def test_the_command_writes_each_game_and_exits_1(tmp_path: Path) -> None:

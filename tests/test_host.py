@@ -15,6 +15,8 @@ import pytest
 
 from referee.play.host import bot_names, wilson
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
 RANDOM = f"{sys.executable} {BOTS / 'random_bot.py'} 1"
@@ -27,9 +29,7 @@ def referee(*args: str, timeout: float = 600, env: dict[str, str] | None = None)
         args = ("play", "--no-sandbox", *args[1:])
     if args[:1] == ("play",) and "--seed" not in args:  # the same games at every run (the default seed is random)
         args = ("play", "--seed", "0", *args[1:])
-    return subprocess.run(
-        [sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
-    )
+    return run_referee(*args, text=True, timeout=timeout, env=env or {})
 
 
 def bad(way: str, good: int = 3) -> str:

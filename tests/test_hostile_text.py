@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from helpers import run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -18,8 +18,7 @@ DISPUTE = SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log"
 NASTY = ["\x1b]0;pwned\x07", "\nfake.log: valid (1 round finished)", "\r1 log checked", "\u2028x", "\x1b[2J"]
 
 
-def referee(*args: str | bytes, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, timeout=300, cwd=cwd)
+referee = run_referee  # bytes out
 
 
 def _raw_control(data: bytes) -> bool:

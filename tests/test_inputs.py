@@ -13,14 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 ILLEGAL = SCENARIOS / "codes" / "illegal-play.log"
 DISPUTE = SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log"
 
 
-def referee(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], input=stdin, capture_output=True, timeout=300, cwd=cwd)
+referee = run_referee  # bytes out
 
 
 def test_every_package_is_listed_in_pyproject() -> None:

@@ -24,6 +24,8 @@ from typing import Any
 
 import pytest
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
 GREEDY = ROOT / "examples" / "bots" / "greedy_bot.py"
@@ -305,8 +307,7 @@ def _results(out: Path) -> dict[str, Any]:
     return json.loads((out / "results.json").read_text())  # type: ignore[no-any-return]
 
 
-def referee_cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, timeout=300)
+referee_cli = run_referee
 
 
 def _hostile_match(tmp_path: Path, *extra: str, gentle: bool = False) -> tuple[Any, dict[str, Any], Path, str]:

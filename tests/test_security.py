@@ -23,6 +23,8 @@ import pytest
 import referee
 from referee.rules import cache as rules_cache
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 GAME = SCENARIOS / "games" / "game-full-4p.log"
@@ -32,9 +34,7 @@ NOBODY = 65534
 ROOT_USER = hasattr(os, "getuid") and os.getuid() == 0
 
 
-def referee_cli(*args: str | bytes, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300, **extra: Any) -> Any:
-    environment = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, timeout=timeout, cwd=cwd, env=environment, **extra)
+referee_cli = run_referee
 
 
 @pytest.fixture(autouse=True)

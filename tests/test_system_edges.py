@@ -19,14 +19,15 @@ import pytest
 
 from referee.commands.cli import execute
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 VALID = SCENARIOS / "rulings" / "r04-start-number.log"
 DISPUTE = SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log"
 
 
-def referee(*args: str, stdin: Any = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, timeout=300, stdin=stdin)
+referee = run_referee  # stdin: a file it reads, or bytes
 
 
 def _deny(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:

@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from helpers import run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -26,9 +27,7 @@ ARTIFACTS = Path(os.environ.get("REFEREE_ARTIFACTS", ROOT / "tests" / "artifacts
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
-def referee(*args: str, cwd: Path | None = None, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    text = stdin.decode() if stdin else None
-    return subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300, cwd=cwd, input=text)
+referee = partial(run_referee, text=True)
 
 
 def test_view_writes_the_page_beside_the_log_and_prints_its_path(tmp_path: Path) -> None:
