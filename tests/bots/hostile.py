@@ -1,4 +1,4 @@
-"""A hostile bot, for tests/test_security_round_two.py: python3 hostile.py MATCH_FOLDER WRITABLE_FOLDER MARKER [gentle].
+"""A hostile bot, for tests/test_sandbox.py: python3 hostile.py MATCH_FOLDER WRITABLE_FOLDER MARKER [gentle].
 
 On its first decision it tries what a bot must not be able to do, says on standard error (one JSON line) what
 worked, then plays the first legal move like an honest bot: read the host's command line and the other processes'
