@@ -125,15 +125,16 @@ def test_a_solve_cancelled_by_ctrl_c_is_an_interrupt_and_a_timeout_is_undetermin
     timeout as undetermined (exit 3)."""
     pytest.importorskip("z3")
     from referee.public import consistency
+    from referee.solving import stopped_by_interrupt
 
     said = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_A_SOLVE], capture_output=True, text=True, timeout=120)
     answer, reason = said.stdout.strip().split("|")
-    assert answer == "unknown" and consistency.stopped_by_interrupt(reason), said
+    assert answer == "unknown" and stopped_by_interrupt(reason), said
     with pytest.raises(KeyboardInterrupt):
         consistency._interrupted_or_undetermined(reason)
     with pytest.raises(consistency.Undetermined):
         consistency._interrupted_or_undetermined("timeout")
-    assert not consistency.stopped_by_interrupt("timeout")
+    assert not stopped_by_interrupt("timeout")
     # "canceled" is said for a Ctrl-C and for a timeout alike: well before the timeout it is the interrupt
     with pytest.raises(KeyboardInterrupt):
         consistency._interrupted_or_undetermined("canceled", early=True)

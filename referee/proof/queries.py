@@ -15,9 +15,9 @@ from typing import Any
 import z3
 
 from referee.proof.model import Model, State, solver
-from referee.public.consistency import stopped_by_interrupt
 from referee.records import dataclass
 from referee.rules.compiler import Rules
+from referee.solving import stopped_by_interrupt
 
 PLAYER_COUNTS = tuple(range(2, 11))
 

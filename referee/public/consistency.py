@@ -21,6 +21,7 @@ import z3
 
 from referee.engine.hidden import Batch, Fact, Fixed, Held, HiddenDeck, Pick, Put, Refill, Same, Shown, Terms
 from referee.records import dataclass
+from referee.solving import stopped_by_interrupt
 
 
 class Undetermined(Exception):
@@ -546,10 +547,3 @@ def _interrupted_or_undetermined(reason: str, early: bool = False) -> None:
     if stopped_by_interrupt(reason, early):
         raise KeyboardInterrupt
     raise Undetermined(reason)
-
-
-def stopped_by_interrupt(reason: str, early: bool = True) -> bool:
-    """Whether Z3's reason for unknown is an interrupt: ``interrupted ...``, or ``canceled`` when ``early`` (a solve
-    that ended well before its timeout; the prover, whose timeouts say ``timeout``, leaves it True)."""
-    reason = reason.lower()
-    return "interrupt" in reason or ("cancel" in reason and early)
