@@ -14,6 +14,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from referee.checking.ci_report import Finding, LogFindings
 from referee.checking.replay import DEFAULT_TIMEOUT, Replay
 from referee.checking.report import answer_json
 from referee.engine.engine import PLAYING, Dispute, Engine, Penalty
@@ -358,3 +359,19 @@ def _penalty_text(penalty: dict[str, Any]) -> str:
     turn = " and loses the turn" if penalty.get("loses_turn") else ""
     then = f"; then {penalty['then']} plays" if penalty.get("then") else ""
     return f"{penalty['player']} draws {amount}{turn}{then}"
+
+
+def ci_findings(result: Adjudication, rule_texts: dict[str, tuple[str, str]]) -> LogFindings:
+    """An ``adjudicate`` result as findings for the CI formats (``referee.checking.ci_report``): a ruling the log did
+    not apply, or the log's own error."""
+    findings = []
+    for dispute in result.disputes:
+        if dispute.applied is False:
+            what = f"{dispute.kind} by {dispute.by} against {dispute.against}: {dispute.ruling}: {dispute.reason}"
+            findings.append(Finding(dispute.line, "ruling-not-applied", dispute.rule, f"{what}; the log did not apply the ruling"))
+    error = result.log_error
+    if error is not None:
+        findings.append(Finding(error.line, error.code, error.rule or "", f"the log is invalid here: {error.message}"))
+    findings.sort(key=lambda finding: finding.line or 0)
+    cited = {finding.rule: rule_texts[finding.rule] for finding in findings if finding.rule in rule_texts}
+    return LogFindings(result.path, findings, result.input_error, cited)

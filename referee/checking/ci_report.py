@@ -13,7 +13,7 @@ import json
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
@@ -21,9 +21,6 @@ from xml.sax.saxutils import quoteattr
 from referee.errors import escape
 from referee.records import dataclass
 from referee.verdicts import FileVerdict
-
-if TYPE_CHECKING:
-    from referee.checking.adjudicate import Adjudication
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 Write = Callable[[str], None]
@@ -65,21 +62,6 @@ def from_verdict(verdict: FileVerdict, quiet: bool = False) -> LogFindings:
 
 def _with_allowed(message: str, allowed: tuple[str, ...]) -> str:
     return f"{message} (allowed: {', '.join(allowed)})" if allowed else message
-
-
-def from_rulings(result: Adjudication, rule_texts: dict[str, tuple[str, str]]) -> LogFindings:
-    """An ``adjudicate`` result: a ruling the log did not apply, or the log's own error, is a finding."""
-    findings = []
-    for dispute in result.disputes:
-        if dispute.applied is False:
-            what = f"{dispute.kind} by {dispute.by} against {dispute.against}: {dispute.ruling}: {dispute.reason}"
-            findings.append(Finding(dispute.line, "ruling-not-applied", dispute.rule, f"{what}; the log did not apply the ruling"))
-    error = result.log_error
-    if error is not None:
-        findings.append(Finding(error.line, error.code, error.rule or "", f"the log is invalid here: {error.message}"))
-    findings.sort(key=lambda finding: finding.line or 0)
-    cited = {finding.rule: rule_texts[finding.rule] for finding in findings if finding.rule in rule_texts}
-    return LogFindings(result.path, findings, result.input_error, cited)
 
 
 # -- JUnit XML

@@ -97,10 +97,10 @@ def adjudicate(
             click.echo(piece, nl=False)
         click.echo("")
     else:
-        from referee.checking.ci_report import from_rulings
+        from referee.checking.adjudicate import ci_findings
 
         texts = rule_texts(rules if rules is not None else compiled_rules(default_spec_file()))
-        write_ci(output_format, (from_rulings(result, texts) for result in each()), "adjudicate", progress)
+        write_ci(output_format, (ci_findings(result, texts) for result in each()), "adjudicate", progress)
     progress.finish()
     if unreadable:
         raise SystemExit(errors.EXIT_INPUT)
