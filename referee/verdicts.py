@@ -113,6 +113,15 @@ class Diagnostic:
     allowed: tuple[str, ...] = ()
     reasons: tuple[tuple[int, str], ...] = ()  # inconsistent: the earlier lines that contradict this one, and what each says
 
+    def to_json(self, with_rule: bool = True) -> dict[str, Any]:
+        """As ``check --format json`` writes it: an error with its rule, a warning without (docs/json.md)."""
+        data: dict[str, Any] = {"line": self.line, "code": self.code, "message": self.message}
+        if with_rule:
+            data["rule"] = self.rule
+        if self.reasons:
+            data["reasons"] = [{"line": line, "says": says} for line, says in self.reasons]
+        return data
+
 
 @dataclass(frozen=True, slots=True)
 class LogError:
@@ -139,6 +148,16 @@ class RoundResult:
     points: int | None = None
     totals: dict[str, int] | None = None
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "finished": self.finished,
+            "winner": self.winner,
+            "side": self.side,
+            "points": self.points,
+            "totals": dict(self.totals) if self.totals is not None else None,
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class HiddenAnswer:
@@ -153,6 +172,15 @@ class HiddenAnswer:
     answer: Bluff | Forced
     challenge: int | None = None
     ruling: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """A wild draw card of a public round: what the hidden hands say of it."""
+        data: dict[str, Any] = {"line": self.line, "player": self.player, "colour": self.colour}
+        if self.kind == "bluff":
+            data["bluff"] = self.answer
+        else:
+            data.update(challenge=self.challenge, ruling=self.ruling, forced=self.answer)
+        return data
 
 
 @dataclass(slots=True)
@@ -176,3 +204,22 @@ class FileVerdict:
     @property
     def valid(self) -> bool:
         return not self.errors and self.input_error is None and self.consistency is not Consistency.UNDETERMINED
+
+    def to_json(self) -> dict[str, Any]:
+        """One entry of ``check --format json``'s ``files`` (docs/json.md; ``checking.report`` writes the whole)."""
+        data: dict[str, Any] = {
+            "path": self.path,
+            "valid": self.valid,
+            "errors": [error.to_json() for error in self.errors],
+            "warnings": [warning.to_json(with_rule=False) for warning in self.warnings],
+            "rounds": [result.to_json() for result in self.rounds],
+            "game_winner": self.game_winner,
+        }
+        if self.input_error is not None:
+            data["input_error"] = self.input_error
+        if self.consistency is not None:
+            data["consistency"] = self.consistency
+            data["hidden"] = [answer.to_json() for answer in self.answers]
+            if self.undetermined is not None:
+                data["undetermined"] = self.undetermined
+        return data

@@ -61,8 +61,6 @@ def test_adjudicate_on_every_core_gives_the_output_of_one_core(output_format: st
 
 
 def test_the_streamed_json_is_the_whole_json_byte_for_byte() -> None:
-    from referee.checking.report import file_json
-
     verdicts = [
         FileVerdict("a.log", errors=[Diagnostic(3, Code.SYNTAX, 'bad "line"\nnext', "log.syntax")], lines=3),
         FileVerdict("b\u00e9.log", lines=0),
@@ -70,7 +68,7 @@ def test_the_streamed_json_is_the_whole_json_byte_for_byte() -> None:
     ]
     for count in range(len(verdicts) + 1):
         part = verdicts[:count]
-        assert "".join(stream_json(file_json(verdict) for verdict in part)) == render_json(part)
+        assert "".join(stream_json(verdict.to_json() for verdict in part)) == render_json(part)
 
 
 # -- CI formats

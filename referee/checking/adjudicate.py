@@ -16,7 +16,6 @@ from typing import Any
 
 from referee.checking.ci_report import Finding, LogFindings
 from referee.checking.replay import DEFAULT_TIMEOUT, Replay
-from referee.checking.report import answer_json
 from referee.engine.engine import PLAYING, Dispute, Engine, Penalty
 from referee.engine.state import Ruling
 from referee.errors import InputError, ReportedError
@@ -253,7 +252,7 @@ class Adjudication:
             "log_error": self.log_error.to_json() if self.log_error is not None else None,
             "disputes": [_dispute_json(dispute) for dispute in self.disputes],
             "pending": self.pending,
-            "hidden": [answer_json(answer) for answer in self.hidden],
+            "hidden": [answer.to_json() for answer in self.hidden],
         }
 
 

@@ -6,62 +6,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from referee.errors import escape
-from referee.verdicts import Consistency, Diagnostic, FileVerdict, HiddenAnswer, RoundResult
-
-
-def _diagnostic(diagnostic: Diagnostic, with_rule: bool) -> dict[str, Any]:
-    data: dict[str, Any] = {"line": diagnostic.line, "code": diagnostic.code, "message": diagnostic.message}
-    if with_rule:
-        data["rule"] = diagnostic.rule
-    if diagnostic.reasons:
-        data["reasons"] = [{"line": line, "says": says} for line, says in diagnostic.reasons]
-    return data
-
-
-def _round(result: RoundResult) -> dict[str, Any]:
-    return {
-        "round": result.number,
-        "finished": result.finished,
-        "winner": result.winner,
-        "side": result.side,
-        "points": result.points,
-        "totals": dict(result.totals) if result.totals is not None else None,
-    }
-
-
-def file_json(verdict: FileVerdict) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "path": verdict.path,
-        "valid": verdict.valid,
-        "errors": [_diagnostic(error, True) for error in verdict.errors],
-        "warnings": [_diagnostic(warning, False) for warning in verdict.warnings],
-        "rounds": [_round(result) for result in verdict.rounds],
-        "game_winner": verdict.game_winner,
-    }
-    if verdict.input_error is not None:
-        data["input_error"] = verdict.input_error
-    if verdict.consistency is not None:
-        data["consistency"] = verdict.consistency
-        data["hidden"] = [answer_json(answer) for answer in verdict.answers]
-        if verdict.undetermined is not None:
-            data["undetermined"] = verdict.undetermined
-    return data
-
-
-def answer_json(answer: HiddenAnswer) -> dict[str, Any]:
-    """A wild draw card of a public round: what the hidden hands say of it."""
-    data: dict[str, Any] = {"line": answer.line, "player": answer.player, "colour": answer.colour}
-    if answer.kind == "bluff":
-        data["bluff"] = answer.answer
-    else:
-        data.update(challenge=answer.challenge, ruling=answer.ruling, forced=answer.answer)
-    return data
+from referee.verdicts import Consistency, FileVerdict
 
 
 def render_json(verdicts: list[FileVerdict]) -> str:
     import json  # only JSON output needs it: a text check starts faster without
 
-    return json.dumps({"files": [file_json(verdict) for verdict in verdicts]}, indent=1, ensure_ascii=False)
+    return json.dumps({"files": [verdict.to_json() for verdict in verdicts]}, indent=1, ensure_ascii=False)
 
 
 def stream_json(entries: Iterable[dict[str, Any]]) -> Iterator[str]:

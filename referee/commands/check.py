@@ -147,9 +147,7 @@ def check(
             for line in lines:
                 click.echo(line, err=verdict.input_error is not None)
     elif output_format == "json":
-        from referee.checking.report import file_json
-
-        for piece in stream_json(file_json(verdict) for verdict in also_on_stderr(each(), input_problem, progress)):
+        for piece in stream_json(verdict.to_json() for verdict in also_on_stderr(each(), input_problem, progress)):
             click.echo(piece, nl=False)
         click.echo("")
     else:

@@ -88,7 +88,7 @@ def diff(
       referee diff uno my-copy.yaml --format json
     """
     from referee.diff.compare import compare
-    from referee.diff.report import file_name, render_text, to_json
+    from referee.diff.report import file_name, render_text
 
     specs = spec_options + spec_files
     if len(specs) != 2:
@@ -111,7 +111,7 @@ def diff(
             write_output_file(path, shown.log)
             files[shown.item] = display_name(str(path))
     if output_format == "json":
-        click.echo(json.dumps(to_json(comparison, files), indent=1, ensure_ascii=False))
+        click.echo(json.dumps(comparison.to_json(files), indent=1, ensure_ascii=False))
     else:
         for line in render_text(comparison, files).splitlines():
             click.echo(errors.escape(line))

@@ -16,11 +16,13 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from referee.diff import declared
 from referee.diff.declared import Difference, SpecSide
 from referee.diff.games import Found, Search, first_error, judge
 from referee.diff.solver import SolverReport
+from referee.errors import Position
 from referee.records import dataclass
 from referee.rules.compiler import Rules, compile_spec, load_rules
 from referee.spec.extends import spec_tree
@@ -99,6 +101,79 @@ class Comparison:
     @property
     def behaviour(self) -> tuple[Difference, ...]:
         return tuple(difference for difference in self.declared if difference.behaviour)
+
+    def to_json(self, files: dict[str, str]) -> dict[str, Any]:
+        """The comparison for a program (docs/json.md, ``referee diff``); ``files``: the log written for each item's game."""
+        return {
+            "a": _named_json(self.a),
+            "b": _named_json(self.b),
+            "status": self.status.name.lower(),
+            "declared": [
+                {
+                    "item": difference.item,
+                    "section": difference.section,
+                    "a": difference.a,
+                    "b": difference.b,
+                    "a_line": where(difference.a_at),
+                    "b_line": where(difference.b_at),
+                    "behaviour": difference.behaviour,
+                }
+                for difference in self.declared
+            ],
+            "games": [
+                {
+                    "item": shown.item,
+                    "items": list(shown.items),
+                    "accepted_by": shown.accepted_by.name,
+                    "rejected_by": shown.rejected_by.name,
+                    "line": shown.line,
+                    "code": shown.code,
+                    "message": shown.message,
+                    "rule": {"id": shown.rejecting_rule.id, "summary": shown.rejecting_rule.summary},
+                    "accepting_rule": None
+                    if shown.accepting_rule is None
+                    else {"id": shown.accepting_rule.id, "summary": shown.accepting_rule.summary},
+                    "lines": shown.lines,
+                    "players": shown.players,
+                    "file": files.get(shown.item),
+                    "log": shown.log,
+                }
+                for shown in self.games
+            ],
+            "claims": None
+            if self.solver is None
+            else {
+                "players": list(self.solver.players),
+                "note": self.solver.note,
+                "differ": [
+                    {
+                        "id": claim.id,
+                        "statement": claim.statement,
+                        "whose": claim.whose,
+                        "a": claim.a,
+                        "b": claim.b,
+                        "items": list(claim.items),
+                    }
+                    for claim in self.solver.claims
+                ],
+            },
+            "unshown": list(self.unshown),
+            "proved": "every player count and every length of game" if self.status is Status.SAME else None,
+            "timeout": self.timeout,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def where(position: Position | None) -> str | None:
+    """``FILE:LINE`` of a spec line; a shipped spec's file as ``specs/NAME``."""
+    if position is None:
+        return None
+    path = shipped_file(position.path) or position.path
+    return f"{path}:{position.line}" if position.line else path
+
+
+def _named_json(spec: Named) -> dict[str, str]:
+    return {"name": spec.name, "path": spec.path}
 
 
 def named(path: Path, rules: Rules, given: str) -> Named:

@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from referee.diff.compare import Comparison, Named, Shown, Status
+from referee.diff.compare import Comparison, Named, Shown, Status, where
 from referee.diff.declared import ABSENT, Difference
-from referee.errors import Position
-from referee.spec.paths import shipped_file
 
 WIDE = 72  # a value longer than this is cut in text (JSON keeps it whole)
 TAIL = 4  # the last lines of a game shown in text
 WHOLE = 12  # a game this short is shown whole
-
-
-def where(position: Position | None) -> str | None:
-    """``FILE:LINE`` of a spec line; a shipped spec's file as ``specs/NAME``."""
-    if position is None:
-        return None
-    path = shipped_file(position.path) or position.path
-    return f"{path}:{position.line}" if position.line else path
 
 
 def file_name(number: int, item: str) -> str:
@@ -123,62 +112,3 @@ def _solver_lines(comparison: Comparison) -> list[str]:
         changed = f"; changed alone by {', '.join(claim.items)}" if claim.items else ""
         lines.append(f"    {comparison.a.name}: {claim.a}; {comparison.b.name}: {claim.b}{changed}")
     return lines
-
-
-def _named(spec: Named) -> dict[str, str]:
-    return {"name": spec.name, "path": spec.path}
-
-
-def to_json(comparison: Comparison, files: dict[str, str]) -> dict[str, Any]:
-    """The comparison for a program (docs/json.md, ``referee diff``)."""
-    return {
-        "a": _named(comparison.a),
-        "b": _named(comparison.b),
-        "status": comparison.status.name.lower(),
-        "declared": [
-            {
-                "item": difference.item,
-                "section": difference.section,
-                "a": difference.a,
-                "b": difference.b,
-                "a_line": where(difference.a_at),
-                "b_line": where(difference.b_at),
-                "behaviour": difference.behaviour,
-            }
-            for difference in comparison.declared
-        ],
-        "games": [
-            {
-                "item": shown.item,
-                "items": list(shown.items),
-                "accepted_by": shown.accepted_by.name,
-                "rejected_by": shown.rejected_by.name,
-                "line": shown.line,
-                "code": shown.code,
-                "message": shown.message,
-                "rule": {"id": shown.rejecting_rule.id, "summary": shown.rejecting_rule.summary},
-                "accepting_rule": None
-                if shown.accepting_rule is None
-                else {"id": shown.accepting_rule.id, "summary": shown.accepting_rule.summary},
-                "lines": shown.lines,
-                "players": shown.players,
-                "file": files.get(shown.item),
-                "log": shown.log,
-            }
-            for shown in comparison.games
-        ],
-        "claims": None
-        if comparison.solver is None
-        else {
-            "players": list(comparison.solver.players),
-            "note": comparison.solver.note,
-            "differ": [
-                {"id": claim.id, "statement": claim.statement, "whose": claim.whose, "a": claim.a, "b": claim.b, "items": list(claim.items)}
-                for claim in comparison.solver.claims
-            ],
-        },
-        "unshown": list(comparison.unshown),
-        "proved": "every player count and every length of game" if comparison.status is Status.SAME else None,
-        "timeout": comparison.timeout,
-        "seconds": round(comparison.seconds, 3),
-    }

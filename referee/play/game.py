@@ -730,9 +730,7 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """The entry for this log in the ``files`` list of ``referee check --format json``."""
-        from referee.checking.report import file_json
-
-        return file_json(self.verdict)
+        return self.verdict.to_json()
 
 
 def check(log: str | Path, spec: str | Path | None = None) -> Report:

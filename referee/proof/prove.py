@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from dataclasses import field
 from pathlib import Path
+from typing import Any
 
 import z3
 
@@ -44,6 +45,23 @@ class ProofResult:
     source: str = ""  # for a claim: where the rulebook says it
     restated: bool = False  # for a claim: the spec's own (a house rule's restated claim), not its rulebook's
     withdrawn: str = ""  # for a claim: why the spec withdraws it (proved: what it speaks of never arises)
+
+    def to_json(self, with_source: bool = False) -> dict[str, Any]:
+        """An invariant or claim as JSON (docs/json.md); a claim (``with_source``) adds where the rulebook says it."""
+        data = {
+            "id": self.id,
+            "status": self.status,
+            "players": self.players,
+            "seconds": round(self.seconds, 4),
+            "counterexample": self.counterexample,
+            "refuted_for": self.refuted_for,
+            "detail": self.detail or None,
+        }
+        if with_source:
+            data["source"] = self.source
+            data["restated"] = self.restated
+            data["withdrawn"] = self.withdrawn or None
+        return data
 
 
 # -- claims
@@ -102,7 +120,7 @@ def deck_size(rules: Rules, invariants: Invariants) -> int:
 @dataclass(slots=True)
 class SpecProof:
     """``referee prove`` on one spec: each invariant's and claim's result, the declared gaps, how long it took.
-    ``spec`` is the spec as the user named it (the command sets it); ``report.spec_json`` writes the JSON."""
+    ``spec`` is the spec as the user named it (the command sets it)."""
 
     spec: str
     name: str
@@ -117,6 +135,18 @@ class SpecProof:
     def results(self) -> list[ProofResult]:
         """The invariants' results, then the claims'."""
         return [*self.invariants, *self.claims]
+
+    def to_json(self) -> dict[str, Any]:
+        """One spec's proof as the JSON of docs/json.md (one entry of ``prove --format json``'s ``specs``)."""
+        return {
+            "spec": self.spec,
+            "game": self.game,
+            "claims_file": self.claims_file,
+            "seconds": round(self.seconds, 4),
+            "invariants": [result.to_json() for result in self.invariants],
+            "claims": [result.to_json(with_source=True) for result in self.claims],
+            "gaps": [gap.to_json() for gap in self.gaps],
+        }
 
 
 def prove_spec(

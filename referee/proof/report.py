@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.proof.gaps import GapResult
@@ -66,39 +65,8 @@ def _gap_lines(gaps: list[GapResult]) -> list[str]:
     return lines
 
 
-def _outcome_json(outcome: ProofResult, with_source: bool = False) -> dict[str, Any]:
-    """An invariant or claim as JSON; a claim adds where the rulebook says it."""
-    data = {
-        "id": outcome.id,
-        "status": outcome.status,
-        "players": outcome.players,
-        "seconds": round(outcome.seconds, 4),
-        "counterexample": outcome.counterexample,
-        "refuted_for": outcome.refuted_for,
-        "detail": outcome.detail or None,
-    }
-    if with_source:
-        data["source"] = outcome.source
-        data["restated"] = outcome.restated
-        data["withdrawn"] = outcome.withdrawn or None
-    return data
-
-
-def spec_json(result: SpecProof) -> dict[str, Any]:
-    """One spec's proof as the JSON of docs/json.md."""
-    return {
-        "spec": result.spec,
-        "game": result.game,
-        "claims_file": result.claims_file,
-        "seconds": round(result.seconds, 4),
-        "invariants": [_outcome_json(o) for o in result.invariants],
-        "claims": [_outcome_json(o, with_source=True) for o in result.claims],
-        "gaps": [gap.to_json() for gap in result.gaps],
-    }
-
-
 def render_json(results: list[SpecProof]) -> str:
-    return json.dumps({"specs": [spec_json(result) for result in results]}, indent=1, ensure_ascii=False)
+    return json.dumps({"specs": [result.to_json() for result in results]}, indent=1, ensure_ascii=False)
 
 
 def render_junit(results: list[SpecProof]) -> str:
