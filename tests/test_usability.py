@@ -1,5 +1,6 @@
-"""Issue 27, points 10 to 13: what the docs promise the loader does, errors that teach, written logs that check from
-anywhere, and the rough edges of a newcomer's first hour."""
+"""What a user meets first: the loader doing what the docs promise (house switches in the short form), errors that
+teach (did-you-mean, where a count belongs, what is left of a replaced rule), --version and completion, and the
+folders simulate and play write checking from anywhere."""
 
 from __future__ import annotations
 
