@@ -68,8 +68,8 @@ _LIMITS = {
 @click.option(
     "--no-sandbox",
     is_flag=True,
-    help="Run the bots bare, as yourself: they can then see each other and the host (by default each runs in a "
-    "bubblewrap sandbox of its own, docs/security.md).",
+    help="Run the bots bare, as yourself, without the --bot-* limits: they can then see each other, your files and "
+    "the host (by default each runs in a bubblewrap sandbox of its own, docs/security.md).",
 )
 @click.option(
     "--bot-file",
