@@ -24,6 +24,7 @@ from referee.errors import SpecError
 from referee.log import events as ev
 from referee.play.simulate import Simulator
 from referee.proof import claims as claims_module
+from referee.proof.claims import catch, challenge, deck, matching, play, points, stack, start, steps, table
 from referee.proof.invariants import load_invariants, violation
 from referee.proof.invariants import snapshot as _snapshot
 from referee.proof.prove import deck_size, prove_spec
@@ -281,20 +282,20 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
     import inspect
 
     questions = [
-        claims_module.play_question,
-        claims_module.start_question,
-        claims_module.challenge_question,
-        claims_module.catch_question,
-        claims_module.stack_question,
-        claims_module.hand_size_question,
-        claims_module.start_possible,
-        claims_module.restriction_problem,
-        claims_module.points_problem,
-        claims_module.matching_problem,
-        claims_module.deck_problem,
-        claims_module.table_problem,
-        claims_module._challenge_violation,
-        claims_module._compare,
+        play.play_question,
+        start.start_question,
+        challenge.challenge_question,
+        catch.catch_question,
+        stack.stack_question,
+        table.hand_size_question,
+        start.start_possible,
+        play.restriction_problem,
+        points.points_problem,
+        matching.matching_problem,
+        deck.deck_problem,
+        table.table_problem,
+        challenge._challenge_violation,
+        steps.compare,
     ]
     source = "".join(inspect.getsource(question) for question in questions)
     forms = claims_module.FORMS_BY_NAME  # each form defined once: read, answered, checked on a step
@@ -341,11 +342,56 @@ def test_each_claim_form_is_one_object_and_the_prover_asks_no_form_by_name() -> 
     forms = claims_module.FORMS_BY_NAME
     assert claims_module.WITHDRAWABLE == ("play", "start", "challenge", "catch", "stack")
     assert not forms["table"].withdrawable and forms["stack"].withdrawable
-    for module in ("claims.py", "prove.py", "counterexamples.py"):
-        source = (ROOT / "referee" / "proof" / module).read_text(encoding="utf-8")
+    modules = [ROOT / "referee" / "proof" / name for name in ("prove.py", "counterexamples.py")]
+    for module in [*sorted((ROOT / "referee" / "proof" / "claims").glob("*.py")), *modules]:
+        source = module.read_text(encoding="utf-8")
         # dispatching on a form's name; selecting the deck claims, or the reader's pseudo-form "withdrawn", is not
         branches = re.findall(r"\.form (?:==|!=) \"(?!withdrawn\"|deck\")|\.form (?:not )?in \(", source)
         assert not branches, (module, branches)
+
+
+def test_each_claim_form_is_one_module_that_ends_with_its_form() -> None:
+    """Issue 40: a claim form is one module of ``referee.proof.claims`` (its figures, question, step check, withdrawal
+    and read-back), whose ``FORM`` the registry lists; no module of the package over 800 lines."""
+    import importlib
+
+    from referee.spec.vocabulary import CLAIM_FORMS
+
+    package = ROOT / "referee" / "proof" / "claims"
+    for name in CLAIM_FORMS:
+        module = importlib.import_module(f"referee.proof.claims.{name}")
+        assert module.FORM is claims_module.FORMS_BY_NAME[name] and module.FORM.name == name
+        assert module.FORM.figures.__module__ == module.__name__  # the figures' record lives with the form
+    for path in package.glob("*.py"):
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= 800, path.name
+
+
+def test_reading_and_showing_claims_loads_no_solver() -> None:
+    """Issue 40: ``referee rules --claims`` (and the library's reading of claims) imports no z3; asking a question does."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from referee.rules.compiler import load_rules\n"
+        "from referee.proof.claims import FORMS_BY_NAME, game_claims\n"
+        "rules = load_rules(Path('specs/uno-flip.yaml'))\n"
+        "shown = [claim.to_json() for claim in game_claims(rules)]\n"
+        "declared = [FORMS_BY_NAME[c.form].restate(c, rules, (2, 3)) for c in game_claims(rules)]\n"
+        "assert shown and declared and 'z3' not in sys.modules, sorted(m for m in sys.modules if 'z3' in m)\n"
+        "from referee.proof.claims import play\n"
+        "claim = next(c for c in game_claims(rules) if c.form == 'play')\n"
+        "play.play_question(claim, rules, 2, 1000)\n"
+        "assert 'z3' in sys.modules\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    command = [sys.executable, "-X", "importtime", "-m", "referee", "rules", "--claims", "--spec", "specs/uno.yaml"]
+    shown = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and "play.skip" in shown.stdout, shown.stdout[:500]
+    imported = [line.rsplit("|", 1)[-1].strip() for line in shown.stderr.splitlines() if line.startswith("import time:")]
+    assert "referee.proof.claims.play" in imported and not [name for name in imported if name.split(".")[0] == "z3"]
 
 
 def test_a_claims_list_is_read_by_the_spec_s_own_node_reader() -> None:

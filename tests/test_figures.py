@@ -5,23 +5,21 @@ from __future__ import annotations
 import pytest
 
 from referee.proof import claims
+from referee.proof.claims import rulebook
+from referee.proof.claims.challenge import ChallengeFigures
+from referee.proof.claims.deck import DeckFigures
+from referee.proof.claims.figures import NO_FIGURES, ClaimReader
+from referee.proof.claims.play import PlayFigures
+from referee.proof.claims.start import StartFigures
+from referee.proof.claims.table import TableFigures
 from referee.proof.declare import _flow
-from referee.proof.figures import (
-    NO_FIGURES,
-    ChallengeFigures,
-    ClaimReader,
-    DeckFigures,
-    PlayFigures,
-    StartFigures,
-    TableFigures,
-)
 from referee.spec.loader import Mapping, load_text
 
 
 def _shipped_claims() -> list[claims.Claim]:
     found = []
     for game in ("uno", "uno-flip"):
-        found.extend(claims._file_claims(game))
+        found.extend(rulebook._file_claims(game))
     return found
 
 

@@ -104,9 +104,9 @@ def prove(
     """
     from referee.commands.isolate import run_isolated
     from referee.log.inputs import check_output_path
+    from referee.proof.answers import Status
     from referee.proof.invariants import load_invariants
     from referee.proof.prove import prove_spec
-    from referee.proof.queries import Status
     from referee.proof.report import render_json, render_junit, render_text
     from referee.spec.extends import resolve_spec, shipped_spec_names
 

@@ -43,8 +43,8 @@ def _answer(claim: object, rules: Rules, players: tuple[int, ...], timeout_ms: i
     """``proved``, ``refuted (N-M players)`` or ``unknown``: the claim asked of the spec's model."""
     import z3
 
+    from referee.proof.answers import Status
     from referee.proof.prove import claim_answer
-    from referee.proof.queries import Status
 
     try:
         status, refuted_for, _ = claim_answer(claim, rules, players, timeout_ms)  # type: ignore[arg-type]

@@ -14,8 +14,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from referee.proof.answers import Status
 from referee.proof.claims import FORMS_BY_NAME, Claim, game_claims
-from referee.proof.queries import Status
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 
@@ -58,8 +58,7 @@ def declarations(rules: Rules, players: tuple[int, ...], timeout_ms: int) -> lis
         status, _, _ = claim_answer(claim, rules, players, timeout_ms)
         if status is not Status.REFUTED:
             continue
-        restate = FORMS_BY_NAME[claim.form].restate
-        figures = restate(claim, rules, players) if restate is not None else f"the {claim.form} of a spec is not read back into a claim"
+        figures = FORMS_BY_NAME[claim.form].restate(claim, rules, players)
         if isinstance(figures, str):
             found.append(Declaration(claim, None, figures))
             continue

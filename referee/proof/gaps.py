@@ -16,8 +16,9 @@ from typing import Any
 
 import z3
 
+from referee.proof.answers import Answer, ask
 from referee.proof.model import NONE, Model, State, solver
-from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Answer, ask
+from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.spec.vocabulary import FlipColourChooser

@@ -22,9 +22,10 @@ import z3
 
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.errors import Position, SpecError
+from referee.proof.answers import Answer, Status, all_unsat, ask, for_each_count
 from referee.proof.gaps import SITUATIONS, Gap
 from referee.proof.model import Model, State, solver
-from referee.proof.queries import Answer, Status, all_unsat, ask, for_each_count, per_player_count
+from referee.proof.queries import per_player_count
 from referee.records import dataclass
 from referee.rules import effects
 from referee.rules.compiler import Rules
@@ -296,7 +297,7 @@ def stranded(rules: Rules) -> frozenset[Any]:
 
     Cached by what matching reads (the matching flags, the deck's faces, the colours), not by object identity.
     """
-    from referee.proof.claims import match_cases
+    from referee.proof.claims.matching import match_cases
 
     key = (rules.spec.matching, frozenset(rules.deck), rules.side_colours)
     if key not in STRANDED:

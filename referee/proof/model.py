@@ -21,13 +21,14 @@ from typing import Any
 
 import z3
 
+from referee.proof.faces import behaviour
 from referee.records import dataclass
 from referee.rules import effects
 from referee.rules.compiler import FaceRules, Rules
 from referee.spec.vocabulary import FlipColourChooser
 
 NONE = -1
-OWED_UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour (the figure proof.figures.UNTIL_COLOUR)
+OWED_UNTIL_COLOUR = -2  # ``owed``: cards until one of the chosen colour (the figure proof.claims.figures.UNTIL_COLOUR)
 
 
 @dataclass
@@ -161,32 +162,11 @@ class Model:
         return z3.Or(*[z3.And(side == index, z3.Or(*[colour == c for c in colours])) for index, colours in enumerate(self.side_colours)])
 
     @staticmethod
-    def behaviour(face_rules: FaceRules) -> tuple[Any, ...]:
-        """What the model reads of a face: two faces with the same behaviour are the same to the proofs."""
-        return (
-            face_rules.face.side,
-            face_rules.face.face_class,
-            face_rules.reverse,
-            face_rules.skip,
-            face_rules.skip_everyone,
-            face_rules.flip,
-            face_rules.flip_draw_pile,
-            face_rules.flip_discard_pile,
-            face_rules.draw,
-            face_rules.draw_until_colour,
-            face_rules.penalty_into_discard,
-            face_rules.choose_colour,
-            face_rules.challengeable,
-            face_rules.stackable,
-            tuple(sorted(face_rules.at_start)),
-        )
-
-    @staticmethod
     def fingerprint(rules: Rules) -> tuple[Any, ...]:
         """Everything the model is compiled from: specs with equal fingerprints have the same transition relation."""
         spec = rules.spec
         return (
-            tuple(sorted({Model.behaviour(f) for f in rules.faces.values()}, key=repr)),
+            tuple(sorted({behaviour(f) for f in rules.faces.values()}, key=repr)),
             spec.colours,
             spec.hand_size,
             spec.start_side,
@@ -209,7 +189,7 @@ class Model:
         zero rotates, a 7 or a 0 from the other numbers)."""
         seen: dict[tuple[Any, ...], FaceRules] = {}
         for face_rules in self.rules.faces.values():
-            seen.setdefault((*self.behaviour(face_rules), self.rotates(face_rules)), face_rules)
+            seen.setdefault((*behaviour(face_rules), self.rotates(face_rules)), face_rules)
         return list(seen.values())
 
     def rotates(self, face_rules: FaceRules) -> bool:
@@ -669,12 +649,3 @@ def solver(timeout_ms: int) -> z3.Solver:
     result.set("timeout", timeout_ms)
     result.set("random_seed", 7)
     return result
-
-
-def faces_of(rules: Rules, kind: str) -> list[FaceRules]:
-    """One face of each behaviour among the faces of ``kind`` (the proofs need not tell two red Skips apart)."""
-    seen: dict[tuple[Any, ...], FaceRules] = {}
-    for face_rules in rules.faces.values():
-        if face_rules.face.kind == kind:
-            seen.setdefault(Model.behaviour(face_rules), face_rules)
-    return list(seen.values())

@@ -22,11 +22,12 @@ from typing import Any
 
 import z3
 
+from referee.proof.answers import Status
 from referee.proof.claims import FORMS_BY_NAME, Answered, Claim
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import GapResult, gaps
 from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
-from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS, Status
+from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS
 from referee.records import dataclass
 from referee.rules.compiler import Rules, load_rules
 
@@ -111,7 +112,7 @@ def deck_size(rules: Rules, invariants: Invariants) -> int:
     """How many cards the invariants count: the rulebook's deck (its game's ``deck`` claim), else the file's constant,
     else the spec's own deck."""
     from referee.proof.claims import game_claims
-    from referee.proof.figures import DeckFigures
+    from referee.proof.claims.deck import DeckFigures
 
     claimed = [claim.figures.cards for claim in game_claims(rules) if isinstance(claim.figures, DeckFigures) and claim.applies(rules)]
     return claimed[0] if claimed else invariants.cards or len(rules.deck)

@@ -8,54 +8,20 @@ proved. Induction over the transition relation (``Init => Inv`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from enum import StrEnum
+from collections.abc import Callable
 from typing import Any
 
 import z3
 
+from referee.proof.answers import Answer, Status, ask, for_each_count
 from referee.proof.model import Model, State, solver
 from referee.records import dataclass
 from referee.rules.compiler import Rules
-from referee.solving import stopped_by_interrupt
 
 PLAYER_COUNTS = tuple(range(2, 11))
 
 
-class Answer(StrEnum):
-    """Z3's answer to one question (``sat`` means a counterexample exists)."""
-
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
-
-
-class Status(StrEnum):
-    """What ``prove`` says of an invariant or a claim (the JSON report's ``status``); unknown is never proved."""
-
-    PROVED = "proved"
-    REFUTED = "refuted"
-    UNKNOWN = "unknown"
-
-
 TIMEOUT_MS = 5000
-
-
-def ask(check: z3.Solver) -> Answer:
-    """sat / unsat / unknown (a Ctrl-C that Z3 reports as unknown is raised as one)."""
-    result = check.check()
-    if result == z3.unsat:
-        return Answer.UNSAT
-    if result == z3.sat:
-        return Answer.SAT
-    interrupted(check)
-    return Answer.UNKNOWN
-
-
-def interrupted(check: z3.Solver) -> None:
-    """Z3 catches Ctrl-C itself and answers unknown ("canceled"): that is an interrupt, never an inconclusive proof."""
-    if stopped_by_interrupt(check.reason_unknown()):
-        raise KeyboardInterrupt
 
 
 @dataclass
@@ -124,30 +90,3 @@ def per_player_count(
     rules: Rules, cards: int, predicate: Callable[[Model, State], Any], players: tuple[int, ...], timeout_ms: int
 ) -> tuple[Status, list[int]]:
     return for_each_count(players, lambda n: ANSWER_OF[inductive(rules, n, cards, predicate, timeout_ms)])
-
-
-def for_each_count(players: tuple[int, ...], question: Callable[[int], Answer]) -> tuple[Status, list[int]]:
-    """Ask ``question`` (sat means refuted) for each player count; a refutation outweighs an unknown."""
-    answers = {n: question(n) for n in players}
-    refuted = [n for n, answer in answers.items() if answer is Answer.SAT]
-    if refuted:
-        return Status.REFUTED, refuted
-    if Answer.UNKNOWN in answers.values():
-        return Status.UNKNOWN, []
-    return Status.PROVED, []
-
-
-def all_unsat(questions: Iterator[z3.Solver], players: tuple[int, ...]) -> tuple[Status, list[int]]:
-    """Proved when every question is unsat; refuted at the first sat; unknown at the first unknown."""
-    for check in questions:
-        answer = ask(check)
-        if answer is Answer.SAT:
-            return Status.REFUTED, list(players)
-        if answer is Answer.UNKNOWN:
-            return Status.UNKNOWN, []
-    return Status.PROVED, []
-
-
-def first_sat(questions: list[z3.Solver]) -> Answer:
-    answers = [ask(check) for check in questions]
-    return Answer.SAT if Answer.SAT in answers else Answer.UNKNOWN if Answer.UNKNOWN in answers else Answer.UNSAT

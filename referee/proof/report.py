@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from xml.sax.saxutils import escape, quoteattr
 
+from referee.proof.answers import Status
 from referee.proof.gaps import GapResult
 from referee.proof.prove import ProofResult, SpecProof
-from referee.proof.queries import Status
 
 
 def _players(players: list[int]) -> str:

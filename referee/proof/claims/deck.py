@@ -1,0 +1,176 @@
+"""The ``deck`` claim form: how many cards, each side's composition, which faces are printed back to back; proved
+by counting the spec's deck."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.engine import PLAYING, Engine
+from referee.log import events as ev
+from referee.proof.claims.answering import finite
+from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm, figures_of
+from referee.proof.claims.figures import (
+    ClaimReader,
+    Figures,
+)
+from referee.proof.claims.steps import Before
+from referee.records import dataclass
+from referee.rules.compiler import Rules
+from referee.spec.loader import Mapping, Sequence
+from referee.spec.vocabulary import ClaimFormName
+
+if TYPE_CHECKING:
+    pass
+
+
+# A matching or table claim restates the spec's own matching and table sections: the same keys (MATCHING_KEYS,
+# TABLE_KEYS), from the vocabulary.
+DECK_KEYS = frozenset({"cards", "sides", "pairing"})
+
+
+@dataclass(frozen=True, slots=True)
+class SideFigures:
+    """One side of a deck claim: its colours, its numbers (from, to, copies; copies of particular numbers) and the
+    copies of each other kind (per colour, or in all for a wild)."""
+
+    kinds: tuple[tuple[str, int], ...] = ()
+    colours: tuple[str, ...] | None = None
+    numbers: tuple[int, int, int] | None = None
+    number_copies: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def read(cls, reader: ClaimReader, node: Mapping) -> SideFigures:
+        """``{colours: [...], numbers: {from, to, copies}, KIND: copies per colour, WILD-KIND: copies in all}``."""
+        kinds: list[tuple[str, int]] = []
+        colours: tuple[str, ...] | None = None
+        numbers: tuple[int, int, int] | None = None
+        number_copies: tuple[tuple[int, int], ...] = ()
+        for key, value in node.entries.items():
+            if key == "colours" and isinstance(value, Sequence):
+                colours = tuple(reader.scalar(item, "a colour", node.position) for item in value.items)
+            elif key == "numbers" and isinstance(value, Mapping):
+                low, high, copies = (reader.whole_number(value.entries.get(part), part, node.position) for part in ("from", "to", "copies"))
+                numbers = (low, high, copies)
+                # copies of particular numbers: {from: 0, to: 9, copies: 2, 0: 1} (one 0, two of each other number)
+                number_copies = tuple(
+                    (int(number), reader.whole_number(count, f"copies of {number}", node.position))
+                    for number, count in value.entries.items()
+                    if number.isdigit()
+                )
+            else:
+                kinds.append((key, reader.whole_number(value, key, node.position)))
+        return cls(tuple(kinds), colours, numbers, number_copies)
+
+    def written(self) -> dict[str, Any]:
+        """The side as a deck claim writes it: colours, numbers (with copies of particular numbers), then the kinds."""
+        side: dict[str, Any] = {}
+        if self.colours is not None:
+            side["colours"] = self.colours
+        if self.numbers is not None:
+            low, high, copies = self.numbers
+            side["numbers"] = {"from": low, "to": high, "copies": copies, **{str(number): count for number, count in self.number_copies}}
+        return side | dict(self.kinds)
+
+    def by_key(self) -> dict[str, Any]:
+        side: dict[str, Any] = {"kinds": dict(self.kinds)}
+        if self.colours is not None:
+            side["colours"] = self.colours
+        if self.numbers is not None:
+            side["numbers"] = self.numbers
+            side["number-copies"] = dict(self.number_copies)
+        return side
+
+
+@dataclass(frozen=True, slots=True)
+class DeckFigures(Figures):
+    """``deck``: how many cards, the composition of each side stated, and which faces are printed back to back."""
+
+    cards: int
+    sides: tuple[tuple[str, SideFigures], ...] | None = None  # None: not stated
+    pairing: tuple[tuple[str, int], ...] | None = None  # card token -> copies; None: not stated
+
+    @classmethod
+    def read(cls, reader: ClaimReader, node: Mapping) -> DeckFigures:
+        where, entries = node.position, node.entries
+        reader.keys(node, DECK_KEYS, {"cards"}, "a deck claim")
+        cards = reader.whole_number(entries.get("cards"), "cards", where)
+        sides: tuple[tuple[str, SideFigures], ...] | None = None
+        sides_node = entries.get("sides")
+        if isinstance(sides_node, Mapping):
+            read: list[tuple[str, SideFigures]] = []
+            for side_name, side_node in sides_node.entries.items():
+                if not isinstance(side_node, Mapping):
+                    reader.error(sides_node.position, f"each side is a mapping of its colours and kinds, not '{side_name}'")
+                    continue
+                read.append((side_name, SideFigures.read(reader, side_node)))
+            sides = tuple(read)
+        pairing: tuple[tuple[str, int], ...] | None = None
+        pairing_node = entries.get("pairing")
+        if isinstance(pairing_node, Sequence):
+            pairing = tuple(Counter(reader.scalar(item, "a card", where).lower() for item in pairing_node.items).items())
+        return cls(cards, sides, pairing)
+
+    def pairing_counts(self) -> Counter[str] | None:
+        return Counter(dict(self.pairing)) if self.pairing is not None else None
+
+    def by_key(self) -> dict[str, Any]:
+        figures: dict[str, Any] = {"cards": self.cards}
+        if self.sides is not None:
+            figures["sides"] = {name: side.by_key() for name, side in self.sides}
+        if self.pairing is not None:
+            figures["pairing"] = dict(self.pairing)
+        return figures
+
+    def written(self) -> dict[str, Any]:
+        """As a deck claim writes it: each side in its own words, the pairing as a list of cards (a card twice: two)."""
+        figures: dict[str, Any] = {"cards": self.cards}
+        if self.sides is not None:
+            figures["sides"] = {name: side.written() for name, side in self.sides}
+        if self.pairing is not None:
+            figures["pairing"] = [card for card, copies in self.pairing for _ in range(copies)]
+        return figures
+
+
+def deck_problem(claim: Claim, rules: Rules) -> str | None:
+    figures = figures_of(claim, DeckFigures)
+    if len(rules.deck) != figures.cards:
+        return f"the deck has {len(rules.deck)} cards, not {figures.cards}"
+    for side_name, side in figures.sides or ():
+        if side_name not in rules.spec.side_names:
+            return f"the spec has no {side_name} side"
+        index = rules.spec.side_names.index(side_name)
+        expected: Counter[str] = Counter()
+        colours = side.colours or ()
+        if side.numbers is not None:
+            low, high, copies = side.numbers
+            particular = dict(side.number_copies)
+            for colour in colours:
+                for number in range(low, high + 1):
+                    expected[f"{colour}-{number}"] = particular.get(number, copies)
+        for kind, copies in side.kinds:
+            wild = kind.startswith("wild")
+            for coloured in (None,) if wild else colours:
+                expected[kind if coloured is None else f"{coloured}-{kind}"] = copies
+        actual = Counter(card.faces[index].token for card in rules.deck)
+        if actual != expected:
+            wrong = sorted(set(actual) ^ set(expected) | {t for t in actual if actual[t] != expected.get(t)})
+            token = wrong[0]
+            return f"the {side_name} side has {actual.get(token, 0)} x {token}, not {expected.get(token, 0)}"
+    pairing = figures.pairing_counts()
+    if pairing is not None:
+        actual_cards = Counter(card.token for card in rules.deck)
+        if actual_cards != pairing:
+            missing = sorted((pairing - actual_cards).elements())
+            extra = sorted((actual_cards - pairing).elements())
+            return f"the deck pairs its faces differently: {', '.join(extra[:2])} instead of {', '.join(missing[:2])}"
+    return None
+
+
+def _deck_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    if isinstance(event, ev.Shuffle | ev.Start) and engine.state.phase is PLAYING:
+        return deck_problem(claim, rules)
+    return None
+
+
+FORM = ClaimForm(ClaimFormName.DECK, DeckFigures, finite(deck_problem, ENUMERATED), _deck_step)
