@@ -31,27 +31,6 @@ from referee.spec.model import Rule, ruling_text
 from referee.spec.vocabulary import Check
 from referee.verdicts import Code, Diagnostic, FileVerdict, LogError
 
-_EVENT_CHECK: dict[type, Check] = {
-    ev.Play: Check.MATCH,
-    ev.Pass: Check.PASS,
-    ev.Choose: Check.CHOOSE,
-    ev.Call: Check.CALL,
-    ev.Catch: Check.CATCH,
-    ev.Challenge: Check.CHALLENGE,
-    ev.Swap: Check.SWAP,
-    ev.Reshuffle: Check.RESHUFFLE,
-    ev.Score: Check.SCORE,
-    ev.Round: Check.ROUND_ORDER,
-    ev.Dealer: Check.DEALER,
-    ev.Shuffle: Check.SHUFFLE,
-    ev.Hand: Check.HANDS,
-    ev.Start: Check.START_CARD,
-    ev.Players: Check.PLAYERS,
-    ev.Deck: Check.DECK,
-    ev.Target: Check.GAME_OVER,
-    ev.SpecName: Check.SYNTAX,
-}
-
 
 def parse_move(text: str, line: int, form: CardForm = PAIRS) -> ev.Event:
     """A hypothetical event written as a log line ("Bob plays red-5"), read as the game in force writes cards."""
@@ -229,7 +208,7 @@ def alternatives(engine: Engine, player: str) -> list[str]:
             text = f"{player} chooses COLOUR ({colours})"
         if isinstance(event, ev.Draw) and event.cards:
             text = f"{player} draws CARD (a card from the draw pile)"
-        other = names.index(event.target) if isinstance(event, ev.Catch | ev.Challenge | ev.Swap) else 0
+        other = names.index(event.target) if "target" in ev.KINDS[type(event)].names else 0  # type: ignore[union-attr]
         found.setdefault(text, (_KIND_ORDER[type(event)], other, getattr(event, "card", "") or ""))
     return sorted(found, key=lambda text: (found[text], text))
 
@@ -375,7 +354,7 @@ def _replayed_to(
 
 def _legal_check(engine: Engine, event: ev.Event) -> Check:
     """The check whose rule makes a legal event legal: its kind's, a stack's, a penalty draw's or a turn's draw."""
-    check = _EVENT_CHECK.get(type(event), Check.TURN)
+    check = ev.KINDS[type(event)].check
     owes = engine.state.penalties[0].player if engine.state.penalties else None
     if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
         check = Check.PENALTY_OWED  # a legal play while owing is a stack (option stacking)

@@ -23,20 +23,7 @@ from referee.log.reader import PAIRS, CardForm, LogReader
 from referee.log.writer import format_event
 from referee.records import dataclass
 
-_EVENT_TYPES = (ev.Play, ev.Draw, ev.Pass, ev.Choose, ev.Call, ev.Catch, ev.Challenge, ev.Swap, ev.Reshuffle, ev.Score)
 _ONE_SIDE = CardForm(pairs=False)  # how a game of one side writes cards: the face is the card
-_VERBS: dict[type, str] = {
-    ev.Play: ev.Verb.PLAYS.value,
-    ev.Draw: ev.Verb.DRAWS.value,
-    ev.Pass: ev.Verb.PASSES.value,
-    ev.Choose: ev.Verb.CHOOSES.value,
-    ev.Call: ev.Verb.CALLS.value,
-    ev.Catch: ev.Verb.CATCHES.value,
-    ev.Challenge: ev.Verb.CHALLENGES.value,
-    ev.Swap: ev.Verb.SWAPS.value,
-    ev.Score: ev.Verb.SCORES.value,
-    ev.Reshuffle: "reshuffle",
-}
 
 
 class MoveError(RefereeError, ValueError):
@@ -71,7 +58,7 @@ class Move:
             reader = LogReader()
             reader.set_form(candidate)
             event = reader.parse_event_line(0, text)
-            if event is not None and not reader.errors and isinstance(event, _EVENT_TYPES):
+            if event is not None and not reader.errors and type(event) in ev.MOVES:
                 return Move(event)
             if candidate is forms[0]:
                 problem = reader.errors[0].message if reader.errors else problem
@@ -94,12 +81,12 @@ class Move:
     def verb(self) -> str:
         """``plays``, ``draws``, ``passes``, ``chooses``, ``calls``, ``catches``, ``challenges``, ``scores`` or
         ``reshuffle``: read from the event's type (no line is formatted)."""
-        return _VERBS[type(self.event)]
+        return ev.KINDS[type(self.event)].keyword
 
     @property
     def target(self) -> str | None:
         """The other player of a catch or a challenge."""
-        return self.event.target if isinstance(self.event, ev.Catch | ev.Challenge | ev.Swap) else None
+        return self.event.target if "target" in ev.KINDS[type(self.event)].names else None  # type: ignore[union-attr]
 
     @property
     def card(self) -> str | None:

@@ -1,4 +1,4 @@
-"""The events of a game log: one frozen record per line kind, each with its line number.
+"""The events of a game log: one frozen record per kind of line, each with its line number, and what each kind is.
 
 Card and colour tokens are kept as the (lower-cased) text of the log; the
 replay resolves them against the spec's deck, so that an unknown card is a
@@ -10,9 +10,16 @@ default, and a move, a legality or an environment in the middle of a game is pic
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
+from typing import Any, Final
 
 from referee.records import dataclass
+from referee.spec.vocabulary import Check
+
+
+def _cards(cards: tuple[str, ...]) -> str:
+    return "".join(" " + card for card in cards)
 
 
 class Verb(StrEnum):
@@ -423,3 +430,77 @@ HeaderEvent = Players | SpecName | Deck | Target
 SetupEvent = Round | Dealer | Shuffle | Hand | Public | Start
 PlayerEvent = Play | Draw | DrawCount | Shows | Pass | Choose | Call | Catch | Challenge | Swap | Score
 Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle
+
+
+@dataclass(frozen=True, slots=True)
+class EventKind:
+    """What a kind of line is, written once: its record, its keyword or a player's verb, the fields that name a player
+    (the engine checks each is one), the check ``explain`` cites for it, whether it is a move of a round (what
+    ``Move.parse`` accepts and ``legal_moves`` lists), and how it is written back (``text``). The writer, the moves,
+    the engine and the explainer read it here; the reader holds each line's grammar, the engine how it applies it."""
+
+    record: type
+    keyword: str
+    names: tuple[str, ...]
+    check: Check
+    move: bool
+    text: Callable[[Any], str]
+
+
+# The verbs as plain strings, for the lines written below.
+_PLAYS: Final = Verb.PLAYS.value
+_DRAWS: Final = Verb.DRAWS.value
+_PASSES: Final = Verb.PASSES.value
+_CHOOSES: Final = Verb.CHOOSES.value
+_CALLS: Final = Verb.CALLS.value
+_CATCHES: Final = Verb.CATCHES.value
+_CHALLENGES: Final = Verb.CHALLENGES.value
+_SWAPS: Final = Verb.SWAPS.value
+_SCORES: Final = Verb.SCORES.value
+
+
+# Every kind of line, in the order of a log.
+KINDS: dict[type, EventKind] = {
+    kind.record: kind
+    for kind in (
+        EventKind(Players, "players", (), Check.PLAYERS, False, lambda event: "players " + " ".join(event.names)),
+        EventKind(SpecName, "spec", (), Check.SYNTAX, False, lambda event: f"spec {event.name}"),
+        EventKind(Deck, "deck", (), Check.DECK, False, lambda event: "deck " + " ".join(event.cards)),
+        EventKind(Target, "target", (), Check.GAME_OVER, False, lambda event: f"target {event.points}"),
+        EventKind(Round, "round", (), Check.ROUND_ORDER, False, lambda event: f"round {event.number}"),
+        EventKind(Dealer, "dealer", ("player",), Check.DEALER, False, lambda event: f"dealer {event.player}"),
+        EventKind(Shuffle, "shuffle", (), Check.SHUFFLE, False, lambda event: "shuffle " + " ".join(event.cards)),
+        EventKind(Hand, "hand", ("player",), Check.HANDS, False, lambda event: f"hand {event.player} " + " ".join(event.cards)),
+        EventKind(Public, "public", (), Check.TURN, False, lambda event: "public"),
+        EventKind(Start, "start", (), Check.START_CARD, False, lambda event: f"start {event.card}"),
+        EventKind(
+            Play,
+            Verb.PLAYS.value,
+            ("player",),
+            Check.MATCH,
+            True,
+            lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
+        ),
+        EventKind(Draw, Verb.DRAWS.value, ("player",), Check.TURN, True, lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards)),
+        EventKind(DrawCount, Verb.DRAWS.value, ("player",), Check.TURN, False, lambda event: f"{event.player} {_DRAWS} {event.count}"),
+        EventKind(Shows, "shows", ("player",), Check.TURN, False, lambda event: f"shows {event.player}" + _cards(event.faces)),
+        EventKind(Pass, Verb.PASSES.value, ("player",), Check.PASS, True, lambda event: f"{event.player} {_PASSES}"),
+        EventKind(Choose, Verb.CHOOSES.value, ("player",), Check.CHOOSE, True, lambda event: f"{event.player} {_CHOOSES} {event.colour}"),
+        EventKind(Call, Verb.CALLS.value, ("player",), Check.CALL, True, lambda event: f"{event.player} {_CALLS} uno"),
+        EventKind(
+            Catch, Verb.CATCHES.value, ("player", "target"), Check.CATCH, True, lambda event: f"{event.player} {_CATCHES} {event.target}"
+        ),
+        EventKind(
+            Challenge,
+            Verb.CHALLENGES.value,
+            ("player", "target"),
+            Check.CHALLENGE,
+            True,
+            lambda event: f"{event.player} {_CHALLENGES} {event.target}",
+        ),
+        EventKind(Swap, Verb.SWAPS.value, ("player", "target"), Check.SWAP, True, lambda event: f"{event.player} {_SWAPS} {event.target}"),
+        EventKind(Score, Verb.SCORES.value, ("player",), Check.SCORE, True, lambda event: f"{event.player} {_SCORES} {event.points}"),
+        EventKind(Reshuffle, "reshuffle", (), Check.RESHUFFLE, True, lambda event: "reshuffle" + _cards(event.cards)),
+    )
+}
+MOVES: tuple[type, ...] = tuple(kind.record for kind in KINDS.values() if kind.move)

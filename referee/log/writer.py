@@ -5,62 +5,19 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
 
 from referee.errors import InputError, Position, escape
 from referee.log import events as ev
 from referee.log.inputs import check_output_path
 
 
-def _cards(cards: tuple[str, ...]) -> str:
-    return "".join(" " + card for card in cards)
-
-
-# Each event's line, by the event's type: one lookup, not a test per kind (a game's log is written whole at its end).
-# The verbs, from the one list of them (events.Verb), as plain strings for the formats below.
-_PLAYS: Final = ev.Verb.PLAYS.value
-_DRAWS: Final = ev.Verb.DRAWS.value
-_PASSES: Final = ev.Verb.PASSES.value
-_CHOOSES: Final = ev.Verb.CHOOSES.value
-_CALLS: Final = ev.Verb.CALLS.value
-_CATCHES: Final = ev.Verb.CATCHES.value
-_CHALLENGES: Final = ev.Verb.CHALLENGES.value
-_SWAPS: Final = ev.Verb.SWAPS.value
-_SCORES: Final = ev.Verb.SCORES.value
-_FORMATS: dict[type, Callable[[Any], str]] = {
-    ev.Players: lambda event: "players " + " ".join(event.names),
-    ev.SpecName: lambda event: f"spec {event.name}",
-    ev.Deck: lambda event: "deck " + " ".join(event.cards),
-    ev.Target: lambda event: f"target {event.points}",
-    ev.Round: lambda event: f"round {event.number}",
-    ev.Dealer: lambda event: f"dealer {event.player}",
-    ev.Shuffle: lambda event: "shuffle " + " ".join(event.cards),
-    ev.Hand: lambda event: f"hand {event.player} " + " ".join(event.cards),
-    ev.Public: lambda event: "public",
-    ev.DrawCount: lambda event: f"{event.player} {_DRAWS} {event.count}",
-    ev.Shows: lambda event: f"shows {event.player}" + _cards(event.faces),
-    ev.Start: lambda event: f"start {event.card}",
-    ev.Play: lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
-    ev.Draw: lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards),
-    ev.Pass: lambda event: f"{event.player} {_PASSES}",
-    ev.Choose: lambda event: f"{event.player} {_CHOOSES} {event.colour}",
-    ev.Call: lambda event: f"{event.player} {_CALLS} uno",
-    ev.Catch: lambda event: f"{event.player} {_CATCHES} {event.target}",
-    ev.Challenge: lambda event: f"{event.player} {_CHALLENGES} {event.target}",
-    ev.Swap: lambda event: f"{event.player} {_SWAPS} {event.target}",
-    ev.Reshuffle: lambda event: "reshuffle" + _cards(event.cards),
-    ev.Score: lambda event: f"{event.player} {_SCORES} {event.points}",
-}
-
-
 def format_event(event: ev.Event) -> str:
     """One log line (without its newline)."""
-    form = _FORMATS.get(type(event))
-    if form is None:
+    kind = ev.KINDS.get(type(event))
+    if kind is None:
         raise TypeError(f"not an event: {event!r}")
-    return form(event)
+    return kind.text(event)  # each kind's line, as its EventKind writes it
 
 
 def _new_file_mode() -> int:
