@@ -41,6 +41,7 @@ COMPILED = [
     "referee/engine/legality.py",
     "referee/engine/deal.py",
     "referee/engine/disputes.py",
+    "referee/engine/hands.py",
     "referee/engine/engine.py",
     "referee/checking/replay.py",
     "referee/engine/moves.py",

@@ -26,6 +26,7 @@ COMPILED = (
     "referee.engine.legality",
     "referee.engine.deal",
     "referee.engine.disputes",
+    "referee.engine.hands",
     "referee.engine.engine",
     "referee.checking.replay",
     "referee.engine.moves",

@@ -17,6 +17,7 @@ The engine package is a module per responsibility:
 - this module: the turn (plays, draws, passes, colour choices, penalties, reshuffles, scores)
   and the dispatch, the snapshots and the helpers the others share;
 - ``referee.engine.disputes``: saying UNO, catches and challenges;
+- ``referee.engine.hands``: hands moved whole (the house rules seven swaps and zero rotates);
 - ``referee.engine.reject``: a rule broken, raised at the check that fails;
 
 with ``referee.rules.effects`` (what a face does, shared with the Z3 model) and
@@ -31,11 +32,10 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.cards import Card, Face
-from referee.engine import deal, disputes, legality, scoring
+from referee.engine import deal, disputes, hands, legality, scoring
 from referee.engine.reject import Reject
 from referee.engine.state import (
     GAME_OVER,
-    NO_ROUND,
     PLAYING,
     ROUND_OVER,
     START_AGAIN,
@@ -55,27 +55,6 @@ from referee.spec.vocabulary import Check, FlipColourChooser
 from referee.verdicts import Code, Diagnostic, RoundResult
 
 __all__ = ["GAME_OVER", "PLAYING", "ROUND_OVER", "START_AGAIN", "Dispute", "Engine", "GameState", "Penalty", "Phase", "Reject", "Snapshot"]
-
-
-_NAMED: dict[type, tuple[str, ...]] = {
-    kind: ("player", "target") if kind in (ev.Catch, ev.Challenge, ev.Swap) else ("player",)
-    for kind in (
-        ev.Dealer,
-        ev.Hand,
-        ev.Play,
-        ev.Draw,
-        ev.DrawCount,
-        ev.Shows,
-        ev.Pass,
-        ev.Choose,
-        ev.Call,
-        ev.Catch,
-        ev.Challenge,
-        ev.Swap,
-        ev.Score,
-    )
-}
-"""The fields of each kind of line that name a player."""
 
 
 class Engine:
@@ -117,7 +96,7 @@ class Engine:
             ev.Call: lambda event: disputes.call(self, event),
             ev.Catch: lambda event: disputes.catch(self, event),
             ev.Challenge: lambda event: disputes.challenge(self, event),
-            ev.Swap: self._swap,
+            ev.Swap: lambda event: hands.swap(self, event),
             ev.Reshuffle: self._reshuffle,
             ev.Score: self._score,
         }
@@ -144,7 +123,7 @@ class Engine:
                     "the card turned up went back into the draw pile: another 'start' line must follow",
                 )
             if state.swap_by is not None:
-                self._swap_due(event)
+                hands.swap_due(self, event)
             self._handlers[type(event)](event)
         except Reject as reject:
             rule = self.rules.check_rules[reject.check]
@@ -191,7 +170,7 @@ class Engine:
 
     def _names_known(self, event: ev.Event) -> None:
         """Every player a line names is one (unknown-player), whatever else is wrong with the line."""
-        for attribute in _NAMED.get(type(event), ()):
+        for attribute in ev.KINDS[type(event)].names:  # the fields of its kind that name a player
             self.seat_of(getattr(event, attribute))
 
     def seat_of(self, name: str) -> int:
@@ -422,7 +401,7 @@ class Engine:
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
         elif state.hand_sizes[seat] and face_rules.face.number is not None:
-            self._seven_or_zero(seat, face_rules.face.number)
+            hands.seven_or_zero(self, seat, face_rules.face.number)
         if state.penalties:
             self.settle()
 
@@ -433,65 +412,6 @@ class Engine:
         state.uno_line = line
         state.uno_called = False
         state.uno_caught = False
-
-    def _seven_or_zero(self, seat: int, number: int) -> None:
-        """The house rules on a 7 (the player names whom to swap hands with) and a 0 (every hand passes on)."""
-        if number == 7 and self.rules.seven_swaps:
-            self.state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
-        elif number == 0 and self.rules.zero_rotates:
-            self.rotate_hands()
-
-    def rotate_hands(self) -> None:
-        """Zero rotates: every hand passes to the next player in the direction of play, and every UNO window closes
-        (a player handed one card owes no call for it)."""
-        state = self.state
-        hands, sizes = list(state.hands), list(state.hand_sizes)
-        for seat in range(state.player_count):
-            source = effects.rotation_source(seat, state.direction, state.player_count)
-            state.hands[seat] = hands[source]
-            state.hand_sizes[seat] = sizes[source]
-        state.knowledge.pass_hands(
-            state, [(seat, effects.rotation_source(seat, state.direction, state.player_count)) for seat in range(state.player_count)]
-        )
-        self.close_window()
-
-    def _swap_due(self, event: ev.Event) -> None:
-        """After a 7 with cards left, only its player's valid UNO call or a valid ``P swaps Q`` may come (swap-missing)."""
-        state = self.state
-        swapper = state.swap_by
-        assert swapper is not None
-        name = self.name_of(swapper)
-        if isinstance(event, ev.Swap) and event.player == name and event.target != name and event.target in state.seat:
-            return
-        if isinstance(event, ev.Call) and event.player == name and state.uno_player == swapper and state.hand_sizes[swapper] == 1:
-            return
-        others = tuple(f"{name} swaps {other}" for other in state.players if other != name)
-        raise Reject(
-            Code.SWAP_MISSING, Check.SWAP, f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others
-        )
-
-    def _swap(self, event: ev.Swap) -> None:
-        state = self.state
-        self.seat_of(event.player)  # names first, as for every line
-        self.seat_of(event.target)
-        swapper = state.swap_by
-        if swapper is None or not self.rules.seven_swaps:
-            if not self.rules.seven_swaps:
-                why = "a swap comes only after a 7, under the house rule seven swaps"
-            elif state.phase is not PLAYING:
-                why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
-            else:
-                why = "no 7 with cards left was just played"
-            raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not swap hands now: {why}")
-        other = self.seat_of(event.target)
-        self.close_window()  # the 7's player's UNO window closes at the swap
-        hands, sizes = list(state.hands), list(state.hand_sizes)
-        sources = [(seat, effects.swap_source(seat, swapper, other, effects.python_choice)) for seat in (swapper, other)]
-        for seat, source in sources:
-            state.hands[seat] = hands[source]
-            state.hand_sizes[seat] = sizes[source]
-        state.knowledge.pass_hands(state, sources)
-        state.swap_by = None
 
     def apply_effects(
         self,

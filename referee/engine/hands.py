@@ -1,0 +1,85 @@
+"""Hands moved whole: the house rules seven swaps (after a 7, ``P swaps Q``) and zero rotates (after a 0, every
+hand passes on in the direction of play).
+
+Part of the engine (``referee.engine.engine``), typed against ``state.EngineApi``. Which seat's hand goes where is
+``referee.rules.effects`` (``swap_source``, ``rotation_source``), which the Z3 model reads too; how the cards of a
+moved hand stay known is the mode of card knowledge's (``pass_hands``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.reject import Reject
+from referee.engine.state import NO_ROUND, PLAYING
+from referee.log import events as ev
+from referee.rules import effects
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code
+
+if TYPE_CHECKING:
+    from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
+
+
+def seven_or_zero(engine: EngineApi, seat: int, number: int) -> None:
+    """The house rules on a 7 (the player names whom to swap hands with) and a 0 (every hand passes on)."""
+    if number == 7 and engine.rules.seven_swaps:
+        engine.state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
+    elif number == 0 and engine.rules.zero_rotates:
+        rotate_hands(engine)
+
+
+def rotate_hands(engine: EngineApi) -> None:
+    """Zero rotates: every hand passes to the next player in the direction of play, and every UNO window closes
+    (a player handed one card owes no call for it)."""
+    state = engine.state
+    hands, sizes = list(state.hands), list(state.hand_sizes)
+    for seat in range(state.player_count):
+        source = effects.rotation_source(seat, state.direction, state.player_count)
+        state.hands[seat] = hands[source]
+        state.hand_sizes[seat] = sizes[source]
+    state.knowledge.pass_hands(
+        state, [(seat, effects.rotation_source(seat, state.direction, state.player_count)) for seat in range(state.player_count)]
+    )
+    engine.close_window()
+
+
+def swap_due(engine: EngineApi, event: ev.Event) -> None:
+    """After a 7 with cards left, only its player's valid UNO call or a valid ``P swaps Q`` may come (swap-missing)."""
+    state = engine.state
+    swapper = state.swap_by
+    assert swapper is not None
+    name = engine.name_of(swapper)
+    if isinstance(event, ev.Swap) and event.player == name and event.target != name and event.target in state.seat:
+        return
+    if isinstance(event, ev.Call) and event.player == name and state.uno_player == swapper and state.hand_sizes[swapper] == 1:
+        return
+    others = tuple(f"{name} swaps {other}" for other in state.players if other != name)
+    raise Reject(
+        Code.SWAP_MISSING, Check.SWAP, f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others
+    )
+
+
+def swap(engine: EngineApi, event: ev.Swap) -> None:
+    """``P swaps Q``: after P's 7, P and Q exchange hands (house rule seven swaps)."""
+    state = engine.state
+    engine.seat_of(event.player)  # names first, as for every line
+    engine.seat_of(event.target)
+    swapper = state.swap_by
+    if swapper is None or not engine.rules.seven_swaps:
+        if not engine.rules.seven_swaps:
+            why = "a swap comes only after a 7, under the house rule seven swaps"
+        elif state.phase is not PLAYING:
+            why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
+        else:
+            why = "no 7 with cards left was just played"
+        raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not swap hands now: {why}")
+    other = engine.seat_of(event.target)
+    engine.close_window()  # the 7's player's UNO window closes at the swap
+    hands, sizes = list(state.hands), list(state.hand_sizes)
+    sources = [(seat, effects.swap_source(seat, swapper, other, effects.python_choice)) for seat in (swapper, other)]
+    for seat, source in sources:
+        state.hands[seat] = hands[source]
+        state.hand_sizes[seat] = sizes[source]
+    state.knowledge.pass_hands(state, sources)
+    state.swap_by = None
