@@ -172,20 +172,6 @@ def judge_public(branches: Branches, event: ev.Event, rules: Rules, timeout: flo
         engine.restore(before)
 
 
-_KIND_ORDER = {
-    ev.Play: 0,
-    ev.Draw: 1,
-    ev.Pass: 2,
-    ev.Choose: 3,
-    ev.Call: 4,
-    ev.Catch: 5,
-    ev.Challenge: 5,
-    ev.Swap: 5,
-    ev.Reshuffle: 6,
-    ev.Score: 7,
-}
-
-
 def alternatives(engine: Engine, player: str) -> list[str]:
     """Every kind of event ``player`` could legally make now, written as log lines (from ``referee.engine.moves``): a wild
     once, with ``COLOUR``; in observed mode one ``draws CARD``."""
@@ -209,7 +195,7 @@ def alternatives(engine: Engine, player: str) -> list[str]:
         if isinstance(event, ev.Draw) and event.cards:
             text = f"{player} draws CARD (a card from the draw pile)"
         other = names.index(event.target) if "target" in ev.KINDS[type(event)].names else 0  # type: ignore[union-attr]
-        found.setdefault(text, (_KIND_ORDER[type(event)], other, getattr(event, "card", "") or ""))
+        found.setdefault(text, (ev.KINDS[type(event)].order, other, getattr(event, "card", "") or ""))
     return sorted(found, key=lambda text: (found[text], text))
 
 

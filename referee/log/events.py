@@ -11,7 +11,7 @@ default, and a move, a legality or an environment in the middle of a game is pic
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
+from enum import Enum, StrEnum
 from typing import Any, Final
 
 from referee.records import dataclass
@@ -432,12 +432,25 @@ PlayerEvent = Play | Draw | DrawCount | Shows | Pass | Choose | Call | Catch | C
 Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle
 
 
+class Action(Enum):
+    """How the environment numbers a move of a kind (``referee.env``): one action, one per card and colour named,
+    one per colour, or one per seat named."""
+
+    ONE = "one"
+    CARD = "card"
+    COLOUR = "colour"
+    SEAT = "seat"
+
+
 @dataclass(frozen=True, slots=True)
 class EventKind:
     """What a kind of line is, written once: its record, its keyword or a player's verb, the fields that name a player
     (the engine checks each is one), the check ``explain`` cites for it, whether it is a move of a round (what
-    ``Move.parse`` accepts and ``legal_moves`` lists), and how it is written back (``text``). The writer, the moves,
-    the engine and the explainer read it here; the reader holds each line's grammar, the engine how it applies it."""
+    ``Move.parse`` accepts and ``legal_moves`` lists), how it is written back (``text``), where ``explain`` lists it
+    among a player's alternatives (``order``), how the environment numbers it (``action``; None: the table makes
+    it, not an agent) and the house option it exists under (``option``, a switch of the spec's vocabulary). The
+    writer, the moves, the engine, the explainer and the environment read it here; the reader holds each line's
+    grammar, the engine how it applies it."""
 
     record: type
     keyword: str
@@ -445,6 +458,9 @@ class EventKind:
     check: Check
     move: bool
     text: Callable[[Any], str]
+    order: int = 0
+    action: Action | None = None
+    option: str | None = None
 
 
 # The verbs as plain strings, for the lines written below.
@@ -459,7 +475,8 @@ _SWAPS: Final = Verb.SWAPS.value
 _SCORES: Final = Verb.SCORES.value
 
 
-# Every kind of line, in the order of a log.
+# Every kind of line, in the order of a log (a round's moves in the order the environment numbers them: the draw, the
+# pass, the challenge and the call, then the catch and the swap).
 KINDS: dict[type, EventKind] = {
     kind.record: kind
     for kind in (
@@ -480,15 +497,41 @@ KINDS: dict[type, EventKind] = {
             Check.MATCH,
             True,
             lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
+            0,
+            Action.CARD,
         ),
-        EventKind(Draw, Verb.DRAWS.value, ("player",), Check.TURN, True, lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards)),
+        EventKind(
+            Draw,
+            Verb.DRAWS.value,
+            ("player",),
+            Check.TURN,
+            True,
+            lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards),
+            1,
+            Action.ONE,
+        ),
         EventKind(DrawCount, Verb.DRAWS.value, ("player",), Check.TURN, False, lambda event: f"{event.player} {_DRAWS} {event.count}"),
         EventKind(Shows, "shows", ("player",), Check.TURN, False, lambda event: f"shows {event.player}" + _cards(event.faces)),
-        EventKind(Pass, Verb.PASSES.value, ("player",), Check.PASS, True, lambda event: f"{event.player} {_PASSES}"),
-        EventKind(Choose, Verb.CHOOSES.value, ("player",), Check.CHOOSE, True, lambda event: f"{event.player} {_CHOOSES} {event.colour}"),
-        EventKind(Call, Verb.CALLS.value, ("player",), Check.CALL, True, lambda event: f"{event.player} {_CALLS} uno"),
+        EventKind(Pass, Verb.PASSES.value, ("player",), Check.PASS, True, lambda event: f"{event.player} {_PASSES}", 2, Action.ONE),
         EventKind(
-            Catch, Verb.CATCHES.value, ("player", "target"), Check.CATCH, True, lambda event: f"{event.player} {_CATCHES} {event.target}"
+            Choose,
+            Verb.CHOOSES.value,
+            ("player",),
+            Check.CHOOSE,
+            True,
+            lambda event: f"{event.player} {_CHOOSES} {event.colour}",
+            3,
+            Action.COLOUR,
+        ),
+        EventKind(
+            Catch,
+            Verb.CATCHES.value,
+            ("player", "target"),
+            Check.CATCH,
+            True,
+            lambda event: f"{event.player} {_CATCHES} {event.target}",
+            5,
+            Action.SEAT,
         ),
         EventKind(
             Challenge,
@@ -497,10 +540,23 @@ KINDS: dict[type, EventKind] = {
             Check.CHALLENGE,
             True,
             lambda event: f"{event.player} {_CHALLENGES} {event.target}",
+            5,
+            Action.ONE,
         ),
-        EventKind(Swap, Verb.SWAPS.value, ("player", "target"), Check.SWAP, True, lambda event: f"{event.player} {_SWAPS} {event.target}"),
-        EventKind(Score, Verb.SCORES.value, ("player",), Check.SCORE, True, lambda event: f"{event.player} {_SCORES} {event.points}"),
-        EventKind(Reshuffle, "reshuffle", (), Check.RESHUFFLE, True, lambda event: "reshuffle" + _cards(event.cards)),
+        EventKind(Call, Verb.CALLS.value, ("player",), Check.CALL, True, lambda event: f"{event.player} {_CALLS} uno", 4, Action.ONE),
+        EventKind(
+            Swap,
+            Verb.SWAPS.value,
+            ("player", "target"),
+            Check.SWAP,
+            True,
+            lambda event: f"{event.player} {_SWAPS} {event.target}",
+            5,
+            Action.SEAT,
+            "seven-swaps",
+        ),
+        EventKind(Score, Verb.SCORES.value, ("player",), Check.SCORE, True, lambda event: f"{event.player} {_SCORES} {event.points}", 7),
+        EventKind(Reshuffle, "reshuffle", (), Check.RESHUFFLE, True, lambda event: "reshuffle" + _cards(event.cards), 6),
     )
 }
 MOVES: tuple[type, ...] = tuple(kind.record for kind in KINDS.values() if kind.move)

@@ -53,7 +53,7 @@ except ImportError as error:  # pragma: no cover - the extra is installed by the
 
 from referee.engine.moves import Move
 from referee.log import events as ev
-from referee.log.events import Verb
+from referee.log.events import Action, Verb
 from referee.play.game import Game
 from referee.play.seat import Encoding
 from referee.play.table import Decision, Table
@@ -158,12 +158,12 @@ class Actions:
                 elif None not in named:
                     named.append(None)
             keys += [(Verb.PLAYS.value, token, colour) for colour in dict.fromkeys(named)]
-        keys += [(Verb.DRAWS.value,), (Verb.PASSES.value,), (Verb.CHALLENGES.value,), (Verb.CALLS.value,), ("wait",)]
-        keys += [(Verb.CHOOSES.value, colour) for colour in colours]
-        keys += [(Verb.CATCHES.value, seat) for seat in range(players)]
-        if rules.seven_swaps:
-            keys += [(Verb.SWAPS.value, seat) for seat in range(players)]
+        kinds = [kind for kind in ev.KINDS.values() if kind.option is None or rules.spec.options.get(kind.option) is True]
+        keys += [(kind.keyword,) for kind in kinds if kind.action is Action.ONE] + [("wait",)]
+        keys += [(kind.keyword, colour) for kind in kinds if kind.action is Action.COLOUR for colour in colours]
+        keys += [(kind.keyword, seat) for kind in kinds if kind.action is Action.SEAT for seat in range(players)]
         self.keys = tuple(keys)
+        self._by_seat = frozenset(kind.keyword for kind in kinds if kind.action is Action.SEAT)
         self.index = {key: number for number, key in enumerate(keys)}
 
     def __len__(self) -> int:
@@ -172,12 +172,13 @@ class Actions:
     def key(self, move: Move, seats: dict[str, int]) -> Key:
         """The key of a move (the seat of a catch's or a swap's target, not its name)."""
         event = move.event
-        if isinstance(event, ev.Play):
-            return (Verb.PLAYS.value, event.card, event.colour)
-        if isinstance(event, ev.Choose):
-            return (Verb.CHOOSES.value, event.colour)
-        if isinstance(event, ev.Catch | ev.Swap):
-            return (move.verb, seats[event.target])
+        action = ev.KINDS[type(event)].action
+        if action is Action.CARD:
+            return (move.verb, event.card, event.colour)  # type: ignore[union-attr]
+        if action is Action.COLOUR:
+            return (move.verb, event.colour)  # type: ignore[union-attr]
+        if action is Action.SEAT:
+            return (move.verb, seats[event.target])  # type: ignore[union-attr]
         return (move.verb,)
 
     def describe(self, action: int, players: Sequence[str]) -> str:
@@ -185,7 +186,7 @@ class Actions:
         key = self.keys[action]
         if key[0] == Verb.PLAYS:
             return f"plays {key[1]}" + (f" {key[2]}" if key[2] else "")
-        if key[0] in (Verb.CATCHES, Verb.SWAPS):
+        if key[0] in self._by_seat:
             return f"{key[0]} {players[key[1]]}"
         return " ".join(str(part) for part in key)
 
