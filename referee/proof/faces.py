@@ -5,29 +5,26 @@ Z3-free, so that a claim's reading and the spec's figures read back (``prove --d
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from referee.rules.compiler import FaceRules, Rules
 
+# What the model does not read of a face: which face it is (but for its side and class, read below), its points (the
+# model counts no points), its rules' ids, whether it is plain (read from its other fields) and whether it is restricted
+# (the bluff is read as challengeable). Every other field of ``FaceRules`` is behaviour: a new effect's field is read
+# without a word here.
+_NOT_BEHAVIOUR = frozenset({"face", "points", "rule", "start_rule", "plain", "restricted"})
+_BEHAVIOUR = tuple(item.name for item in fields(FaceRules) if item.name not in _NOT_BEHAVIOUR)
+
 
 def behaviour(face_rules: FaceRules) -> tuple[Any, ...]:
     """What the model reads of a face: two faces with the same behaviour are the same to the proofs."""
+    read = [getattr(face_rules, name) for name in _BEHAVIOUR]
     return (
         face_rules.face.side,
         face_rules.face.face_class,
-        face_rules.reverse,
-        face_rules.skip,
-        face_rules.skip_everyone,
-        face_rules.flip,
-        face_rules.flip_draw_pile,
-        face_rules.flip_discard_pile,
-        face_rules.draw,
-        face_rules.draw_until_colour,
-        face_rules.penalty_into_discard,
-        face_rules.choose_colour,
-        face_rules.challengeable,
-        face_rules.stackable,
-        tuple(sorted(face_rules.at_start)),
+        *(tuple(sorted(value)) if isinstance(value, frozenset) else value for value in read),
     )
 
 

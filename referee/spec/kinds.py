@@ -19,6 +19,7 @@ from referee.spec.model import (
 from referee.spec.nodes import Mapping, Node, Scalar
 from referee.spec.vocabulary import (
     EFFECT_SETTINGS,
+    EFFECT_WORDS,
     EFFECTS_PLAIN,
     EFFECTS_WITH_AMOUNT,
     KIND_KEYS,
@@ -27,6 +28,7 @@ from referee.spec.vocabulary import (
     NUMBER_FORM,
     NUMBERS_KEYS,
     START_ACTIONS,
+    EffectGroup,
 )
 
 if TYPE_CHECKING:
@@ -209,8 +211,8 @@ def _read_copies(reader: NodeReader, node: Node | None, numbers: tuple[int, ...]
     return default or 1, tuple(sorted(particular))
 
 
-TURN_EFFECTS = ("reverse", "skip", "skip-everyone")
-PENALTY_EFFECTS = ("next-player-draws", "next-player-draws-until-colour")
+TURN_EFFECTS = tuple(name for name, word in EFFECT_WORDS.items() if word.group is EffectGroup.TURN)
+PENALTY_EFFECTS = tuple(name for name, word in EFFECT_WORDS.items() if word.group is EffectGroup.PENALTY)
 
 
 def _conflicting_effects(reader: NodeReader, entry: Mapping, what: str, names: list[str]) -> None:

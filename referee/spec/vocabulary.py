@@ -7,20 +7,48 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
+from referee.records import dataclass
+
 FORMAT = "referee-spec/1"
 
-EFFECTS_WITH_AMOUNT = frozenset({"next-player-draws", "skip"})
-EFFECTS_PLAIN = frozenset(
-    {
-        "choose-colour",
-        "next-player-draws-until-colour",
-        "skip-everyone",
-        "reverse",
-        "flip",
-        "only-without-colour-in-play",
-        "challengeable",
-    }
-)
+
+class EffectGroup(StrEnum):
+    """What an effect decides, when two effects may not both decide it on one card."""
+
+    TURN = "turn"  # who moves next: reverse, skip, skip-everyone
+    PENALTY = "penalty"  # what the next player owes: one penalty per card
+
+
+@dataclass(frozen=True)
+class EffectWord:
+    """An effect a kind may list, defined once: its name, whether it takes an amount (``{skip: 2}``), the settings it
+    may take with their allowed values (the first is the default), and what it decides (``group``). The reader, the
+    schema and the checks of combined effects read it here; what it does is ``referee.rules.effects``."""
+
+    name: str
+    amount: bool = False
+    settings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    group: EffectGroup | None = None
+
+
+EFFECT_WORDS: dict[str, EffectWord] = {
+    word.name: word
+    for word in (
+        EffectWord("choose-colour"),
+        EffectWord("next-player-draws", True, (("into", ("hand", "discard-pile")),), EffectGroup.PENALTY),
+        EffectWord("next-player-draws-until-colour", group=EffectGroup.PENALTY),
+        EffectWord("reverse", group=EffectGroup.TURN),
+        EffectWord("skip", True, group=EffectGroup.TURN),
+        EffectWord("skip-everyone", group=EffectGroup.TURN),
+        EffectWord("flip", settings=(("draw-pile", ("reverse", "keep")), ("discard-pile", ("reverse", "keep")))),
+        EffectWord("only-without-colour-in-play"),
+        EffectWord("challengeable"),
+    )
+}
+EFFECTS_WITH_AMOUNT = frozenset(name for name, word in EFFECT_WORDS.items() if word.amount)
+EFFECTS_PLAIN = frozenset(name for name, word in EFFECT_WORDS.items() if not word.amount)
+# Settings an effect may take, with their allowed values (the first is the default).
+EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {name: dict(word.settings) for name, word in EFFECT_WORDS.items() if word.settings}
 START_ACTIONS = frozenset({"apply-effects", "reverse", "dealer-first", "choose-colour", "return-to-draw-pile", "flip"})
 
 
@@ -73,11 +101,6 @@ CHECKS = frozenset(check.value for check in Check)
 CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
 # Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
 CHECKS_ONLY_UNDER: dict[str, str] = {"swap": "seven-swaps", "jump-in": "jump-in", "draw-until-playable": "draw-until-playable"}
-# Settings an effect may take, with their allowed values (the first is the default).
-EFFECT_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
-    "next-player-draws": {"into": ("hand", "discard-pile")},
-    "flip": {"draw-pile": ("reverse", "keep"), "discard-pile": ("reverse", "keep")},
-}
 
 
 class StartColourChooser(StrEnum):
