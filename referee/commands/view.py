@@ -43,7 +43,8 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
     """
     import tempfile
 
-    from referee.commands.page import page_data, render_page
+    from referee.checking.timeline import page_data
+    from referee.commands.page import render_page
     from referee.log.inputs import LogSource, display_name, one_log, stdin_stream
     from referee.log.writer import write_output_file
 
@@ -59,7 +60,7 @@ def view(log: str, out_path: Path | None, line: int | None, spec_path: Path | No
         compiled_rules(spec_path, spec_roots)
     # The page reads the log three times (replay, explain, adjudicate): it reads a private copy, made once and bounded,
     # of a regular file or of standard input (a FIFO or a device named as the log is refused before any read).
-    from referee.commands.page import MAX_LOG_BYTES
+    from referee.checking.timeline import MAX_LOG_BYTES
     from referee.safe_io import open_regular, reason
 
     try:
