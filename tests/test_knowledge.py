@@ -18,7 +18,7 @@ import pytest
 
 from referee.checking.replay import card_form, check_path
 from referee.engine.engine import Engine
-from referee.engine.state import FULL, OBSERVED, FullKnowledge, Knowledge
+from referee.engine.state import DEALT, FULL, OBSERVED, FullKnowledge, Knowledge, ObservedKnowledge
 from referee.log.reader import LogReader
 from referee.rules.compiler import load_rules
 
@@ -56,8 +56,10 @@ def test_the_line_that_deals_the_round_chooses_the_knowledge(log: Path, mode: st
 def test_the_modes_are_shared_values_and_a_copy_shares_them() -> None:
     engine = Engine(load_rules(ROOT / "specs" / "uno-flip.yaml"))
     assert engine.state.knowledge is OBSERVED
-    assert isinstance(FULL, FullKnowledge) and isinstance(OBSERVED, Knowledge) and not isinstance(OBSERVED, FullKnowledge)
-    assert FULL.ordered and not OBSERVED.ordered
+    assert isinstance(FULL, FullKnowledge) and isinstance(OBSERVED, ObservedKnowledge) and not isinstance(OBSERVED, FullKnowledge)
+    assert not isinstance(FULL, ObservedKnowledge)  # the base is abstract, not a mode the others inherit
+    assert FULL.takes_top() and not OBSERVED.takes_top()
+    assert DEALT == {"full": FULL, "observed": OBSERVED}
     engine.state.knowledge = FULL
     assert engine.state.copy().knowledge is FULL
 
@@ -152,3 +154,44 @@ def test_the_verbs_are_one_enum_that_the_reader_the_writer_and_moves_share() -> 
         move = Move.parse(line)
         assert move.verb == verb and type(move.verb) is str  # the move's verb is the plain word (its repr stays 'plays')
         assert format_event(move.event) == line
+
+
+def test_the_abstract_knowledge_leaves_each_mode_to_say_how_its_pile_works() -> None:
+    from referee.engine.state import GameState
+
+    bare = Knowledge("none")
+    with pytest.raises(NotImplementedError):
+        bare.pile_size(GameState())
+    with pytest.raises(NotImplementedError):
+        bare.bare_draw()
+
+
+def test_each_mode_answers_what_its_callers_ask() -> None:
+    """Which card is on top, what a reshuffle names and whether the hands are hidden are the mode's answers."""
+    from referee.engine.public_knowledge import PUBLIC
+
+    engine = Engine(load_rules(ROOT / "specs" / "uno-flip.yaml"))
+    state = engine.state
+    card = engine.rules.deck[0]
+    state.draw_pile = [engine.rules.deck[1], card]
+    assert FULL.top_card(state) is card and OBSERVED.top_card(state) is None and PUBLIC.top_card(state) is None
+    assert FULL.reshuffled([engine.rules.deck[1], card]) == (card.token, engine.rules.deck[1].token)
+    assert OBSERVED.reshuffled([card]) == () and PUBLIC.reshuffled([card]) == ()
+    assert PUBLIC.hides_hands() and not FULL.hides_hands() and not OBSERVED.hides_hands()
+    assert FULL.pile(state) == (engine.rules.deck[1], card)
+
+
+def test_no_module_asks_a_mode_flag_and_the_simulator_no_mode_string() -> None:
+    """Callers ask the mode what they want (``takes_top``, ``top_card``, ``hides_hands``); the simulator holds no
+    mode string after it is made."""
+    asks = re.compile(r"knowledge\.ordered|\.hidden is (not )?None")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted((ROOT / "referee").rglob("*.py"))
+        if path.name not in {"public_knowledge.py", "hidden.py", "state.py", "rounds.py"}
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if asks.search(line)
+    ]
+    assert not found, found
+    simulator = (ROOT / "referee" / "play" / "simulate.py").read_text(encoding="utf-8")
+    assert "self.mode" not in simulator and 'mode == "observed"' not in simulator

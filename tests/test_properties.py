@@ -62,13 +62,13 @@ def test_every_card_is_in_exactly_one_place_and_scores_recompute(game: tuple[int
             return
         steps += 1
         places: Counter = Counter(state.discard_pile)
-        places.update(state.draw_pile if state.knowledge.ordered else state.draw_counts)
+        places.update(state.draw_pile if state.knowledge.takes_top() else state.draw_counts)
         for hand in state.hands:
             places.update(hand)
         assert +places == state.deck_counts
         assert state.card_count() == len(state.deck) == 112
         assert sum(state.hand_sizes) == sum(sum(hand.values()) for hand in state.hands)
-        assert state.knowledge.ordered or state.observed_size == sum(state.draw_counts.values())
+        assert state.knowledge.takes_top() or state.observed_size == sum(state.draw_counts.values())
         if state.phase in (ROUND_OVER, GAME_OVER) and isinstance(event, ev.Play | ev.Draw):
             result = state.last_result
             assert result is not None and result.winner is not None

@@ -89,7 +89,7 @@ def _dispute_json(dispute: Dispute) -> dict[str, Any]:
 def _cards_drawn(engine: Engine, events: list[ev.Event]) -> list[str] | None:
     """In full mode, the exact cards that the draws following ``events`` would take (None in observed mode); the
     engine is restored after asking."""
-    if not engine.state.knowledge.ordered:
+    if not engine.state.knowledge.takes_top():
         return None
     snapshot = engine.snapshot()
     try:

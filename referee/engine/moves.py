@@ -198,7 +198,7 @@ def _reshuffle(engine: Engine) -> list[Move]:
     rest = state.discard_pile[:-1] if engine.rules.reshuffle_keeps_top else state.discard_pile
     if not rest:
         return []
-    return [Move(ev.Reshuffle(0, tuple(card.token for card in reversed(rest)) if state.knowledge.ordered else ()))]
+    return [Move(ev.Reshuffle(0, state.knowledge.reshuffled(rest)))]
 
 
 def _owed(engine: Engine, penalty: Penalty, draw_cards: bool) -> list[Move]:
@@ -281,7 +281,7 @@ def _draws(engine: Engine, seat: int, draw_cards: bool) -> list[Move]:
     card of the draw pile, as chance would give it (``drawn_by_chance``). Any other card of the pile may be pushed."""
     state = engine.state
     name = state.players[seat]
-    if state.knowledge.ordered or state.draw_pile_size() == 0 or not draw_cards:
+    if state.knowledge.takes_top() or state.draw_pile_size() == 0 or not draw_cards:
         return [_made(ev.Draw, name, ())]
     card = drawn_by_chance(state)
     return [_made(ev.Draw, name, (card.token,))] if card is not None else [_made(ev.Draw, name, ())]

@@ -36,7 +36,7 @@ from referee.engine.hidden import (
 )
 from referee.engine.legality import not_a_face
 from referee.engine.reject import Reject
-from referee.engine.state import OBSERVED, ROUND_OVER, DrawKind, Knowledge
+from referee.engine.state import OBSERVED, ROUND_OVER, DrawKind, Knowledge, ObservedKnowledge
 from referee.rules import effects
 from referee.spec.vocabulary import Check
 from referee.verdicts import Code, RoundResult
@@ -53,11 +53,14 @@ def _hidden(state: GameState) -> HiddenState:
     return hidden
 
 
-class PublicKnowledge(Knowledge):
+class PublicKnowledge(ObservedKnowledge):
     """A public round (a ``public`` line): the hands and the draw pile are unknowns; draws are counts, plays faces."""
 
     def __init__(self) -> None:
-        super().__init__("public", False)
+        super().__init__("public")
+
+    def hides_hands(self) -> bool:
+        return True
 
     def bare_draw(self) -> None:
         raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "cards remain to be drawn: a public round's draw gives its count ('P draws N')")

@@ -173,38 +173,69 @@ class Dispute:
 
 
 class Knowledge:
-    """Observed mode (``hand`` lines), and what every mode shares: the draw pile is counts of cards, a draw names
-    its cards."""
+    """How a round's cards are known: abstract, one subclass per mode (``ObservedKnowledge``, ``FullKnowledge``,
+    ``referee.engine.public_knowledge.PublicKnowledge``). What every mode does alike is written here; what the modes
+    do differently is asked of the mode, in the caller's words (``takes_top``, ``top_card``, ``hides_hands``), never
+    by which mode it is."""
 
-    def __init__(self, name: str = "observed", ordered: bool = False) -> None:
+    def __init__(self, name: str) -> None:
         self.name = name  # how the docs and messages name the mode
-        self.ordered = ordered  # the draw pile's order is known: a draw may name no card and takes the top one
 
     def __repr__(self) -> str:
         return f"<{self.name} knowledge>"
 
+    # -- what each mode says for itself
+
     def pile_size(self, state: GameState) -> int:
         """How many cards the draw pile holds."""
-        return state.observed_size
+        raise NotImplementedError
 
     def take(self, state: GameState, seat: int, named: Card | None) -> Card:
         """One card from the draw pile to ``seat``'s hand: the one the line names (wrong-draw when it is not there)."""
-        if named is None:
-            self.bare_draw()
-        assert named is not None
-        left = state.draw_counts.get(named, 0)
-        if left <= 0:
-            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, f"{named} is not in the draw pile")
-        if left == 1:
-            del state.draw_counts[named]
-        else:
-            state.draw_counts[named] = left - 1
-        state.observed_size -= 1
-        return to_hand(state, seat, named)
+        raise NotImplementedError
 
     def bare_draw(self) -> None:
-        """A draw line that names no card while cards remain: only full mode knows which card it is."""
-        raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "in observed mode a draw names its cards")
+        """A draw line that names no card while cards remain: only a mode that takes the top card accepts it."""
+        raise NotImplementedError
+
+    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
+        """The discard pile under its top card (``rest``) becomes the draw pile; ``cards``: what the line names."""
+        raise NotImplementedError
+
+    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
+        """The ``start`` line's card leaves the draw pile (``first``: the round's first, the draw pile not yet counted)."""
+        raise NotImplementedError
+
+    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
+        """The card turned up goes back into the draw pile (at-start ``return-to-draw-pile``): the card turned up
+        instead, or None when a ``start`` line must say which it is."""
+        raise NotImplementedError
+
+    # -- what a caller asks of the mode
+
+    def takes_top(self) -> bool:
+        """Whether the referee knows the draw pile's order, so that a draw takes its top card and may name none (full
+        mode): which cards a draw takes is then known before it is made."""
+        return False
+
+    def top_card(self, state: GameState) -> Card | None:
+        """The draw pile's top card, when the mode knows which it is (its back is what every seat sees of it)."""
+        return None
+
+    def hides_hands(self) -> bool:
+        """Whether the record shows no hand (a public round): there is then no seat's view of the table."""
+        return False
+
+    def reshuffled(self, rest: list[Card]) -> tuple[str, ...]:
+        """What a ``reshuffle`` line names of the new draw pile made of ``rest`` (bottom first): nothing, but in a mode
+        that knows the pile's order."""
+        return ()
+
+    def pile(self, state: GameState) -> tuple[object, ...]:
+        """The draw pile as a hashable value, as the mode knows it: the cards in order, or counts of each card."""
+        return tuple(sorted((card.token, count) for card, count in state.draw_counts.items() if count))
+
+    # -- what every mode does alike (a public round adds to most of these)
 
     def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: a count is a public round's draw only."""
@@ -232,38 +263,6 @@ class Knowledge:
 
     def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """A Flip turned the discard pile over: what else the mode turns (ruling 16)."""
-
-    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
-        """The discard pile under its top card (``rest``) becomes the draw pile; ``cards``: what the line names."""
-        if cards:
-            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"in {self.name} mode a reshuffle names no cards")
-        state = engine.state
-        state.draw_counts = dict(Counter(rest))
-        state.observed_size = len(rest)
-
-    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
-        """The ``start`` line's card leaves the draw pile (``first``: the round's first, the draw pile not yet counted)."""
-        state = engine.state
-        if first:
-            pile = Counter(state.deck_counts)
-            for held in state.hands:
-                pile.subtract(held)
-            state.draw_counts = dict(+pile)
-            state.observed_size = sum(state.draw_counts.values())
-        if state.draw_counts.get(card, 0) <= 0:
-            raise Reject(Code.BAD_SETUP, Check.START_CARD, f"the start card {card} is not in the draw pile")
-        state.draw_counts[card] -= 1
-        state.observed_size -= 1
-        if not state.draw_counts[card]:
-            del state.draw_counts[card]
-
-    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
-        """The card turned up goes back into the draw pile (at-start ``return-to-draw-pile``): the card turned up
-        instead, or None when a ``start`` line must say which it is."""
-        state = engine.state
-        state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
-        state.observed_size += 1
-        return None
 
     def next_round(self) -> Knowledge:
         """The knowledge from a ``round`` line to its deal: the last round's mode, but a public round's unknowns end
@@ -296,11 +295,81 @@ class Knowledge:
         return None
 
 
+class ObservedKnowledge(Knowledge):
+    """Observed mode (``hand`` lines): the draw pile is counts of cards, so a draw names its cards."""
+
+    def __init__(self, name: str = "observed") -> None:
+        super().__init__(name)
+
+    def pile_size(self, state: GameState) -> int:
+        return state.observed_size
+
+    def take(self, state: GameState, seat: int, named: Card | None) -> Card:
+        if named is None:
+            self.bare_draw()
+        assert named is not None
+        left = state.draw_counts.get(named, 0)
+        if left <= 0:
+            raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, f"{named} is not in the draw pile")
+        if left == 1:
+            del state.draw_counts[named]
+        else:
+            state.draw_counts[named] = left - 1
+        state.observed_size -= 1
+        return to_hand(state, seat, named)
+
+    def bare_draw(self) -> None:
+        raise Reject(Code.WRONG_DRAW, Check.DRAW_SOURCE, "in observed mode a draw names its cards")
+
+    def reshuffle(self, engine: EngineApi, cards: list[Card], rest: list[Card], line: int) -> None:
+        if cards:
+            raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, f"in {self.name} mode a reshuffle names no cards")
+        state = engine.state
+        state.draw_counts = dict(Counter(rest))
+        state.observed_size = len(rest)
+
+    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
+        state = engine.state
+        if first:
+            pile = Counter(state.deck_counts)
+            for held in state.hands:
+                pile.subtract(held)
+            state.draw_counts = dict(+pile)
+            state.observed_size = sum(state.draw_counts.values())
+        if state.draw_counts.get(card, 0) <= 0:
+            raise Reject(Code.BAD_SETUP, Check.START_CARD, f"the start card {card} is not in the draw pile")
+        state.draw_counts[card] -= 1
+        state.observed_size -= 1
+        if not state.draw_counts[card]:
+            del state.draw_counts[card]
+
+    def put_back(self, engine: EngineApi, card: Card) -> Card | None:
+        state = engine.state
+        state.draw_counts[card] = state.draw_counts.get(card, 0) + 1
+        state.observed_size += 1
+        return None
+
+
 class FullKnowledge(Knowledge):
     """Full mode (a ``shuffle`` line): every card's place is known, the draw pile in order."""
 
     def __init__(self) -> None:
-        super().__init__("full", True)
+        super().__init__("full")
+
+    def takes_top(self) -> bool:
+        return True
+
+    def top_card(self, state: GameState) -> Card | None:
+        return state.draw_pile[-1] if state.draw_pile else None
+
+    def reshuffled(self, rest: list[Card]) -> tuple[str, ...]:
+        return tuple(card.token for card in reversed(rest))
+
+    def pile(self, state: GameState) -> tuple[object, ...]:
+        return tuple(state.draw_pile)
+
+    def start(self, engine: EngineApi, card: Card, first: bool) -> None:
+        raise Reject(Code.BAD_SETUP, Check.START_CARD, "in full mode the shuffle turns the start card up: no 'start' line")
 
     def pile_size(self, state: GameState) -> int:
         return len(state.draw_pile)
@@ -357,8 +426,10 @@ def to_hand(state: GameState, seat: int, card: Card) -> Card:
     return card
 
 
-OBSERVED = Knowledge()
+OBSERVED = ObservedKnowledge()
 FULL = FullKnowledge()
+# The modes a log may deal a round in by its cards, by name (a public round's is ``public_knowledge.PUBLIC``).
+DEALT: dict[str, Knowledge] = {knowledge.name: knowledge for knowledge in (FULL, OBSERVED)}
 
 
 @dataclass(slots=True)

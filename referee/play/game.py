@@ -477,11 +477,7 @@ class Game:
         """What decides the rest of the game, as a hashable value: where every card is, whose move it is and what is
         owed, the scores; not how it came about (line numbers, the moves made)."""
         state = self._engine.state
-        pile = (
-            tuple(state.draw_pile)
-            if state.knowledge.ordered
-            else tuple(sorted((card.token, n) for card, n in state.draw_counts.items() if n))
-        )
+        pile = state.knowledge.pile(state)
         penalties = tuple(
             (p.player, p.count, p.until_colour, p.extra, p.catch, p.loses_turn, p.next_turn, p.played_by, p.challengeable, p.guilty,
              p.started, p.stack_kind, p.colour_before, p.into_discard, p.ruled)
@@ -498,7 +494,7 @@ class Game:
             state.turn,
             state.colour,
             state.choose_by,
-            state.knowledge.ordered,
+            state.knowledge.name,
             pile,
             tuple(state.discard_pile),
             tuple(tuple(sorted((card.token, n) for card, n in hand.items() if n)) for hand in state.hands),
@@ -571,7 +567,7 @@ class Game:
         from referee.engine.legality import matches
 
         state = self._engine.state
-        if state.phase is not PLAYING or state.hidden is not None or not state.hands:
+        if state.phase is not PLAYING or state.knowledge.hides_hands() or not state.hands:
             return False
         kept = 1 if self.rules.reshuffle_keeps_top else 0  # what a reshuffle leaves on the pile
         if state.draw_pile_size() or len(state.discard_pile) > kept or state.penalties:
@@ -615,7 +611,7 @@ class Game:
         state = self._engine.state
         if player not in state.seat:
             raise ValueError(f"{player!r} is not a player of this game")
-        if state.hidden is not None or not state.hands:
+        if state.knowledge.hides_hands() or not state.hands:
             raise UsageError("a public round's hands are hidden: there is no seat's view of it")
         return state.seat[player]
 

@@ -132,9 +132,8 @@ def seat_view(
             backs.append(())
         else:
             backs.append(tuple(sorted(card.faces[back].token for card, count in hand.items() for _ in range(count))))
-    pile_back = None
-    if two_sides and state.knowledge.ordered and state.draw_pile:
-        pile_back = state.draw_pile[-1].faces[back].token
+    pile_top = state.knowledge.top_card(state) if two_sides else None
+    pile_back = pile_top.faces[back].token if pile_top is not None else None
     hand = state.hands[seat]
     return SeatView(
         player=names[seat],
@@ -401,5 +400,6 @@ class Encoding:
             backs = self._backs[relative]
             for card, count in state.hands[(seat + relative) % n].items():
                 vector[backs[card.faces[back].token]] += count
-        if state.knowledge.ordered and state.draw_pile:
-            vector[self._pile_back[state.draw_pile[-1].faces[back].token]] = 1.0
+        top = state.knowledge.top_card(state)
+        if top is not None:
+            vector[self._pile_back[top.faces[back].token]] = 1.0

@@ -19,6 +19,7 @@ from referee.cards import Card
 from referee.engine.deal import hands_from
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
 from referee.engine.moves import legal_moves
+from referee.engine.state import DEALT
 from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.records import dataclass
@@ -61,7 +62,9 @@ class Simulator:
         self.random = random.Random(seed)
         pool = NAMES + tuple(f"Player{number}" for number in range(len(NAMES) + 1, players + 1))
         self.names = tuple(self.random.sample(pool, players))
-        self.mode = mode
+        # The engine's mode of card knowledge decides who keeps the draw pile's order: the engine in full mode (a
+        # draw takes its top card), the simulator in observed mode (the engine knows counts, and a draw names cards).
+        self.own_pile = not DEALT[mode].takes_top()
         self.spec_line = spec_line
         self.max_rounds = max_rounds
         self.on_step = on_step
@@ -136,7 +139,7 @@ class Simulator:
         state = self.engine.state
         pile = list(state.deck)
         rng.shuffle(pile)
-        if self.mode == "full":
+        if not self.own_pile:
             yield self._emit(ev.Shuffle(next_line(), tuple(card.token for card in pile)))
             self.hidden = state.draw_pile
             return
@@ -158,7 +161,7 @@ class Simulator:
 
     def _follow(self, event: ev.Event) -> None:
         """Keep the simulator's own draw-pile order in step with the engine (observed mode)."""
-        if self.mode == "full":
+        if not self.own_pile:
             self.hidden = self.engine.state.draw_pile
             return
         if isinstance(event, ev.Play) and self._flipped:
@@ -175,7 +178,7 @@ class Simulator:
         self._flipped = False
         names = self.names
         line = next_line()
-        if self.steer is not None and self.mode == "full":  # full mode: the pile is the engine's, whatever was played
+        if self.steer is not None and not self.own_pile:  # full mode: the pile is the engine's, whatever was played
             steered = self.steer(line)
             if steered is not None:
                 return steered
@@ -323,7 +326,7 @@ class Simulator:
         if self.rules.draw_until_playable:
             return self._draw_to_match(line, seat)
         card = self.hidden[-1]
-        if self.mode == "observed":
+        if self.own_pile:
             self.hidden.pop()
             return ev.Draw(line, self.names[seat], (card.token,))
         return ev.Draw(line, self.names[seat], (card.token,) if self.random.random() < 0.5 else ())
@@ -332,7 +335,7 @@ class Simulator:
         """Draw until playable: the cards from the top of the pile to the first playable one, sometimes on several
         lines (in full mode sometimes bare)."""
         state = self.engine.state
-        if self.mode == "full" and self.random.random() < 0.4:
+        if not self.own_pile and self.random.random() < 0.4:
             return ev.Draw(line, self.names[seat], ())
         taken: list[Card] = []
         for card in reversed(self.hidden):
@@ -341,14 +344,14 @@ class Simulator:
                 break
         if len(taken) > 1 and self.random.random() < 0.3:
             taken = taken[: self.random.randrange(1, len(taken))]
-        if self.mode == "observed":
+        if self.own_pile:
             del self.hidden[len(self.hidden) - len(taken) :]
         return ev.Draw(line, self.names[seat], tuple(card.token for card in taken))
 
     def _penalty_draw(self, line: int, seat: int) -> ev.Draw:
         state = self.engine.state
         penalty = state.penalties[0]
-        if self.mode == "full" and self.random.random() < 0.5:
+        if not self.own_pile and self.random.random() < 0.5:
             return ev.Draw(line, self.names[seat], ())
         taken: list[Card] = []
         count, until, extra = penalty.count, penalty.until_colour, penalty.extra
@@ -366,7 +369,7 @@ class Simulator:
                 extra -= 1
         if len(taken) > 1 and self.random.random() < 0.2:
             taken = taken[: self.random.randrange(1, len(taken))]
-        if self.mode == "observed":
+        if self.own_pile:
             del self.hidden[len(self.hidden) - len(taken) :]
         return ev.Draw(line, self.names[seat], tuple(card.token for card in taken))
 
@@ -374,7 +377,7 @@ class Simulator:
         state = self.engine.state
         rest = list(state.discard_pile[:-1] if self.rules.reshuffle_keeps_top else state.discard_pile)
         self.random.shuffle(rest)
-        if self.mode == "full":
+        if not self.own_pile:
             return ev.Reshuffle(line, tuple(card.token for card in rest))
         self.hidden = rest[::-1]
         return ev.Reshuffle(line, ())

@@ -148,7 +148,7 @@ def _flip_order_seen(engine: Engine, cards: int, before: Any, event: Any) -> str
     from referee.log import events as ev
 
     state = engine.state
-    if before is None or not (isinstance(event, ev.Play) and state.side != before.side and state.knowledge.ordered):
+    if before is None or not (isinstance(event, ev.Play) and state.side != before.side and state.knowledge.takes_top()):
         return None
     # The Flip just played joins the discard pile before it turns over: it ends at the bottom, below the old pile reversed.
     reversed_both = state.draw_pile == before.draw_pile[::-1] and state.discard_pile[1:] == before.discard_pile[::-1]
@@ -180,7 +180,7 @@ def _penalty_into_hand_seen(engine: Engine, cards: int, before: Any, event: Any)
     if before is None or not isinstance(event, ev.Draw):
         return None
     seat = state.seat[event.player]
-    taken = len(before.draw_pile) - len(state.draw_pile) if state.knowledge.ordered else len(event.cards)
+    taken = len(before.draw_pile) - len(state.draw_pile) if state.knowledge.takes_top() else len(event.cards)
     grew = state.hand_sizes[seat] - before.hand_sizes[seat]
     return f"{event.player} drew {taken} cards but their hand grew by {grew}" if grew != taken else None
 
