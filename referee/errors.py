@@ -10,6 +10,7 @@ from __future__ import annotations
 from referee.records import dataclass
 
 OUT_OF_MEMORY = "out of memory (a limit on this process, or an input too large for it)"  # the one line, exit 2
+OUT_OF_MEMORY_LINE = f"error: {OUT_OF_MEMORY}\n".encode()  # made at import: there may be no memory to make it then
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1

@@ -25,11 +25,13 @@ from referee.log import events as ev
 from referee.play.simulate import Simulator
 from referee.proof import claims as claims_module
 from referee.proof.claims import catch, challenge, deck, matching, play, points, stack, start, steps, table
-from referee.proof.invariants import load_invariants, violation
+from referee.proof.invariants import invariant_violation, load_invariants
 from referee.proof.invariants import snapshot as _snapshot
 from referee.proof.prove import deck_size, prove_spec
 from referee.rules.compiler import load_rules
 from referee.verdicts import Diagnostic
+
+from helpers import write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = sorted((ROOT / "tests" / "broken_specs").rglob("*.yaml"))  # classic UNO's in broken_specs/classic/
@@ -102,7 +104,7 @@ class _InvariantJudge:
         return _snapshot(engine) if engine.state.hands else None
 
     def check(self, previous: Any, engine: Engine, event: ev.Event) -> str | None:
-        return violation(self.id, self.cards, previous, engine, event)
+        return invariant_violation(self.id, self.cards, previous, engine, event)
 
 
 class _ClaimJudge:
@@ -113,7 +115,7 @@ class _ClaimJudge:
         return claims_module.before(engine) if engine.state.players else None
 
     def check(self, previous: Any, engine: Engine, event: ev.Event) -> str | None:
-        return claims_module.violation(self.claim, self.rules, previous, engine, event)
+        return claims_module.claim_violation(self.claim, self.rules, previous, engine, event)
 
 
 def _broken(spec: Path, tmp_path: Path) -> None:
@@ -214,8 +216,7 @@ def test_a_house_spec_that_changes_play_must_restate_the_claim(tmp_path: Path) -
     ],
 )
 def test_malformed_claims_are_spec_errors_with_positions(tmp_path: Path, claim: str, message: str) -> None:
-    spec = tmp_path / "bad-claim.yaml"
-    spec.write_text(f"format: referee-spec/1\nname: bad-claim\nextends: uno-flip\nclaims:\n{claim}\n")
+    spec = write_spec(tmp_path, "bad-claim", f"extends: uno-flip\nclaims:\n{claim}\n")
     with pytest.raises(SpecError) as caught:
         claims_module.game_claims(load_rules(spec))
     rendered = caught.value.render()
@@ -268,8 +269,7 @@ def test_a_new_game_without_claims_is_said_to_have_none(tmp_path: Path) -> None:
 
 
 def test_a_house_spec_cannot_change_its_game(tmp_path: Path) -> None:
-    spec = tmp_path / "escape.yaml"
-    spec.write_text("format: referee-spec/1\nname: escape\nextends: uno-flip\ngame: escape\ntable: {hand-size: 8}\n")
+    spec = write_spec(tmp_path, "escape", "extends: uno-flip\ngame: escape\ntable: {hand-size: 8}\n")
     with pytest.raises(SpecError) as caught:
         load_rules(spec)
     assert f"{spec}:4:1: error: 'game' is inherited from the spec this one extends" in caught.value.render()
@@ -295,13 +295,13 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
         deck.deck_problem,
         table.table_problem,
         challenge._challenge_violation,
-        steps.compare,
+        steps.compare_after,
     ]
     source = "".join(inspect.getsource(question) for question in questions)
     forms = claims_module.FORMS_BY_NAME  # each form defined once: read, answered, checked on a step
     assert set(forms) == set(claims_module.FORMS) and all(name == form.name for name, form in forms.items())
     checks = {name: form.check for name, form in forms.items()}  # all but the option form's read the tables below
-    source += inspect.getsource(claims_module.violation)
+    source += inspect.getsource(claims_module.claim_violation)
     source += "".join(inspect.getsource(check) for form, check in checks.items() if form != "option")
     reads = (
         "innocent_extra",

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.checking.replay import check_path
-from referee.diff.compare import Comparison, Status, compare
+from referee.diff.compare import Comparison, Conclusion, compare
 from referee.diff.solver import SolverReport
 from referee.rules.compiler import load_rules
 from referee.spec import model
@@ -132,7 +132,7 @@ def test_the_sections_cover_every_field_the_engine_reads() -> None:
 @pytest.mark.parametrize("name", shipped_spec_names())
 def test_a_spec_against_itself_is_the_same(name: str) -> None:
     comparison = _compare(name, name)
-    assert comparison.status is Status.SAME and comparison.declared == () and comparison.games == ()
+    assert comparison.status is Conclusion.SAME and comparison.declared == () and comparison.games == ()
 
 
 # -- copies: reworded, reordered, restated
@@ -169,7 +169,7 @@ def _reworded_reordered(source: Path, folder: Path, name: str, seed: int) -> Pat
 def test_a_reworded_reordered_copy_accepts_the_same_games(game: str, tmp_path: Path) -> None:
     copy = _reworded_reordered(SPECS / f"{game}.yaml", tmp_path, f"{game}-copy", seed=len(game))
     comparison = _compare(game, copy)
-    assert comparison.status is Status.SAME, [d.item for d in comparison.behaviour]
+    assert comparison.status is Conclusion.SAME, [d.item for d in comparison.behaviour]
     assert comparison.behaviour == () and comparison.games == ()
     assert any(difference.item.endswith(".summary") for difference in comparison.declared)  # the rewording is listed
 
@@ -185,7 +185,7 @@ def test_a_restated_house_spec_accepts_the_same_games(tmp_path: Path) -> None:
         "table:\n  hand-size: 7\n",
     )
     comparison = _compare("uno-flip", restated)
-    assert comparison.status is Status.SAME and comparison.declared == ()
+    assert comparison.status is Conclusion.SAME and comparison.declared == ()
 
 
 # -- each house rule shown by a game
@@ -194,7 +194,7 @@ def test_a_restated_house_spec_accepts_the_same_games(tmp_path: Path) -> None:
 def _house_pair(house: str, tmp_path: Path) -> None:
     base, expected = HOUSE_SPECS[house]
     comparison = _compare(base, house)
-    assert comparison.status is Status.DIFFERENT
+    assert comparison.status is Conclusion.DIFFERENT
     assert {difference.item for difference in comparison.behaviour} == expected
     assert {shown.item for shown in comparison.games} == expected and comparison.unshown == ()
     _assert_games_judged(comparison, tmp_path, base, house)
@@ -219,7 +219,7 @@ def test_the_house_specs_are_all_listed() -> None:
 
 def test_the_other_way_round_the_other_spec_accepts(tmp_path: Path) -> None:
     backward = _compare("uno-seven-zero", "uno")
-    assert backward.a.name == "uno-seven-zero" and backward.status is Status.DIFFERENT
+    assert backward.a.name == "uno-seven-zero" and backward.status is Conclusion.DIFFERENT
     assert [(d.item, d.a, d.b) for d in backward.behaviour] == [
         ("options.seven-swaps", "true", "false"),
         ("options.zero-rotates", "true", "false"),
@@ -238,7 +238,7 @@ def test_one_changed_number_is_one_difference_and_its_game(tmp_path: Path) -> No
         ("kinds.draw-one.effects", "[next-player-draws 1]", "[next-player-draws 2]")
     ]
     assert comparison.declared[0].b_at is not None and comparison.declared[0].b_at.line == 7
-    assert len(comparison.games) == 1 and comparison.status is Status.DIFFERENT
+    assert len(comparison.games) == 1 and comparison.status is Conclusion.DIFFERENT
     _assert_games_judged(comparison, tmp_path, "uno-flip", spec)
 
 
@@ -269,7 +269,7 @@ def test_each_section_in_play_is_shown_by_a_game(text: str, item: str, tmp_path:
 def test_a_difference_without_a_game_is_undecided(tmp_path: Path) -> None:
     spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
     comparison = _compare("uno", spec, timeout=0.5)
-    assert comparison.status is Status.UNDECIDED and comparison.unshown == ("deck.official",)
+    assert comparison.status is Conclusion.UNDECIDED and comparison.unshown == ("deck.official",)
     assert comparison.declared[0].b_at is not None and comparison.declared[0].b_at.line == 5
 
 
@@ -329,7 +329,7 @@ def test_items_that_move_only_together_share_one_game(tmp_path: Path) -> None:
     comparison = _compare("uno-flip", "uno")
     (together,) = [shown for shown in comparison.games if len(shown.items) > 1]
     assert {"table.sides", "deck.cards", "kinds.flip"} <= set(together.items)
-    assert comparison.status is Status.DIFFERENT
+    assert comparison.status is Conclusion.DIFFERENT
     _assert_games_judged(comparison, tmp_path, "uno-flip", "uno")
 
 
@@ -391,18 +391,18 @@ def test_any_one_option_changed_is_its_one_difference(tmp_path: Path, case: tupl
     unchanged = str(load_rules(resolve_spec(base, None)).spec.options[name]) == value
     unread = base == "uno" and name == "flip-colour-chooser"  # classic UNO has no Flip card
     if unchanged or unread:
-        assert behaviour == [] and comparison.status is Status.SAME
+        assert behaviour == [] and comparison.status is Conclusion.SAME
         options = [d.item for d in comparison.declared if d.section == "options"]
         assert options == ([] if unchanged else [f"options.{name}"])
     else:
-        assert behaviour == [f"options.{name}"] and comparison.status is Status.DIFFERENT
+        assert behaviour == [f"options.{name}"] and comparison.status is Conclusion.DIFFERENT
         _assert_games_judged(comparison, tmp_path, base, spec)
 
 
 def test_an_option_no_card_reads_is_not_in_play(tmp_path: Path) -> None:
     spec = _spec(tmp_path, "flip-chooser", "extends: uno\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
     comparison = _compare("uno", spec)
-    assert comparison.status is Status.SAME
+    assert comparison.status is Conclusion.SAME
     assert [(d.item, d.behaviour) for d in comparison.declared] == [("options.flip-colour-chooser", False)]
     spec = _spec(tmp_path, "flip-chooser-flip", "extends: uno-flip\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
     assert [d.item for d in _compare("uno-flip", spec).behaviour] == ["options.flip-colour-chooser"]
@@ -455,4 +455,4 @@ def test_a_claim_alone_makes_the_specs_differ(tmp_path: Path) -> None:
 
     spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
     comparison = compare(resolve_spec("uno", None), spec, ("uno", str(spec)), 0.5, solver=one_claim)
-    assert comparison.status is Status.DIFFERENT and comparison.unshown == () and comparison.games == ()
+    assert comparison.status is Conclusion.DIFFERENT and comparison.unshown == () and comparison.games == ()

@@ -74,7 +74,7 @@ def test_every_spec_key_and_value_is_documented() -> None:
         for key, values in settings.items():
             vocabulary.add(key)
             vocabulary |= set(values)
-    vocabulary |= {"number", "action", "wild", "face-value", "official", "unchecked", spec_vocabulary.FORMAT}
+    vocabulary |= {"number", "action", "wild", "face-value", "official", "unchecked", spec_vocabulary.SPEC_FORMAT}
     from referee.proof import claims
     from referee.proof.claims import catch, challenge
 

@@ -72,3 +72,41 @@ def ast_docstring(path: Path) -> str:
     import ast
 
     return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+
+
+# Names several modules define on purpose, each for one protocol its modules share: a type variable; each claim form's
+# module's FORM and restate (proof/claims); a result's renderers; a command's function beside the library function it
+# calls (commands/); the entry point and the command line it starts; an effect's meaning when played and at the start
+# (rules/effects) beside the applier of a start line (engine/deal).
+PROTOCOL_NAMES = frozenset(
+    {"T", "F", "FORM", "restate", "render_text", "render_json", "adjudicate", "check", "explain", "play", "run", "start"}
+)
+
+
+def defined_twice(package: Path) -> dict[str, list[str]]:
+    """Every public top-level name (a class, a function, a constant) that more than one module of the package defines."""
+    import ast
+    import collections
+
+    found: dict[str, list[str]] = collections.defaultdict(list)
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+            names = [node.name] if isinstance(node, ast.FunctionDef | ast.ClassDef) else [t.id for t in targets if isinstance(t, ast.Name)]
+            for name in names:
+                if not name.startswith("_"):
+                    found[name].append(str(path.relative_to(package)))
+    return {name: paths for name, paths in found.items() if len(paths) > 1}
+
+
+def test_each_public_name_is_defined_in_one_module() -> None:
+    """One concept, one definition: no two modules define a class, function or constant of the same name (diff's
+    sections are not a second Rules, Table and Deck), save the protocols each of a family of modules implements."""
+    twice = {name: paths for name, paths in defined_twice(ROOT / "referee").items() if name not in PROTOCOL_NAMES}
+    assert twice == {}
+
+
+def test_a_second_definition_of_a_name_is_found(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("class Deck:\n    pass\n_private = 1\nLIMIT = 2\n")
+    (tmp_path / "b.py").write_text("def Deck() -> None:\n    pass\n_private = 1\nLIMIT: int = 3\n")
+    assert defined_twice(tmp_path) == {"Deck": ["a.py", "b.py"], "LIMIT": ["a.py", "b.py"]}

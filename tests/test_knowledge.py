@@ -132,15 +132,15 @@ def test_the_code_and_check_enums_are_the_format_s_and_the_vocabulary_s_words() 
 
 def test_option_choices_are_enums_read_from_the_spec_s_words() -> None:
     """An option of choices is compared as its enum member, never as text: the compiled rules read the members."""
-    from referee.spec.vocabulary import OPTION_CHOICES, OPTION_ENUMS, DealerRotation, FlipColourChooser, Reshuffle
+    from referee.spec.vocabulary import OPTION_CHOICES, OPTION_ENUMS, DealerRotation, FlipColourChooser, Reshuffling
 
     assert {name: frozenset(enum) for name, enum in OPTION_ENUMS.items()} == OPTION_CHOICES
     flip = load_rules(ROOT / "specs" / "uno-flip.yaml")
     assert flip.spec.options["flip-colour-chooser"] == flip.flip_chooser and isinstance(flip.flip_chooser, FlipColourChooser)
     settings = flip.spec.settings
-    assert isinstance(settings.reshuffle, Reshuffle) and isinstance(settings.dealer_rotation, DealerRotation)
+    assert isinstance(settings.reshuffle, Reshuffling) and isinstance(settings.dealer_rotation, DealerRotation)
     assert flip.dealer_step == (1 if DealerRotation(flip.spec.options["dealer-rotation"]) is DealerRotation.LEFT else -1)
-    assert flip.reshuffle_keeps_top == (Reshuffle(flip.spec.options["reshuffle"]) is Reshuffle.KEEP_TOP)
+    assert flip.reshuffle_keeps_top == (Reshuffling(flip.spec.options["reshuffle"]) is Reshuffling.KEEP_TOP)
 
 
 def test_the_verbs_are_one_enum_that_the_reader_the_writer_and_moves_share() -> None:

@@ -78,12 +78,12 @@ def test_a_log_naming_any_path_never_prints_a_private_file(tree: dict[str, Path]
 @given(st.text(max_size=60))
 def test_any_text_is_embedded_in_the_page_without_breaking_it(text: str) -> None:
     from referee.commands.page import embedded_json
-    from referee.commands.page_template import fill
+    from referee.commands.page_template import fill_page
 
     data = embedded_json({"lines": [text], "path": text})
     assert not set("<>&\u2028\u2029") & set(data)
     assert json.loads(data) == {"lines": [text], "path": text}
-    page = fill(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"), data)
+    page = fill_page(text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;"), data)
     assert page.count("</script>") == 2 and page.count("<!--") == 0
 
 

@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.engine.moves import legal_moves
 from referee.log import events as ev
-from referee.proof.invariants import INVARIANT_FORMS, violation
+from referee.proof.invariants import INVARIANT_FORMS, invariant_violation
 from referee.rules.compiler import load_rules
 
 RULES = load_rules(Path(__file__).resolve().parent.parent / "specs" / "uno-flip.yaml")
@@ -97,7 +97,7 @@ class Games(RuleBasedStateMachine):
         for invariant_id in INVARIANT_FORMS:
             if invariant_id in ("flip.order", "penalty.into-hand"):  # judged on a step, not a state: see test_claims
                 continue
-            problem = violation(invariant_id, len(self.engine.rules.deck), None, self.engine, None)
+            problem = invariant_violation(invariant_id, len(self.engine.rules.deck), None, self.engine, None)
             assert problem is None, f"{invariant_id}: {problem}"
 
     @invariant()

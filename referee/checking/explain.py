@@ -24,7 +24,7 @@ from referee.log.inputs import LogSource
 from referee.log.reader import PAIRS, CardForm, LogReader
 from referee.log.writer import format_event
 from referee.public.rounds import Branches, rule_of
-from referee.public.rounds import judge as public_judge
+from referee.public.rounds import judge_round as public_judge
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.spec.model import Rule, ruling_text

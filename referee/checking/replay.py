@@ -243,9 +243,9 @@ class Replay:
         engine = self.engine
         assert branches is not None and engine is not None
         self.branches = None
-        from referee.public.rounds import judge, rule_of
+        from referee.public.rounds import judge_round, rule_of
 
-        outcome = judge(branches, max(0.001, self.timeout), self.want_witness, rule_of(engine.rules), self.want_answers)
+        outcome = judge_round(branches, max(0.001, self.timeout), self.want_witness, rule_of(engine.rules), self.want_answers)
         self.timeout -= time.monotonic() - self.round_started  # the replays and the judgement: one budget for the log
         verdict = self.verdict
         if outcome.undetermined is not None:

@@ -127,13 +127,10 @@ def _interrupted(signum: int, frame: object) -> None:
     _quiet_exit(errors.EXIT_TERMINATED if signum == signal.SIGTERM else errors.EXIT_INTERRUPTED)
 
 
-_OUT_OF_MEMORY_LINE = f"error: {errors.OUT_OF_MEMORY}\n".encode()  # made now: there may be no memory to make it then
-
-
 def _out_of_memory() -> int:
     with contextlib.suppress(Exception):
         sys.stderr.flush()
-        os.write(2, _OUT_OF_MEMORY_LINE)
+        os.write(2, errors.OUT_OF_MEMORY_LINE)
     return errors.EXIT_INPUT
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import os
 import signal
 
-from referee.errors import OUT_OF_MEMORY
-
-_OUT_OF_MEMORY_LINE = f"error: {OUT_OF_MEMORY}\n".encode()  # made now: there may be no memory to make it then
+from referee.errors import OUT_OF_MEMORY_LINE
 
 
 def _leave(signum: int, frame: object) -> None:
@@ -32,6 +30,6 @@ def run() -> None:
         os._exit(130)
     except MemoryError:  # out of memory outside the command's own handling (importing it, or in that handling itself)
         try:
-            os.write(2, _OUT_OF_MEMORY_LINE)
+            os.write(2, OUT_OF_MEMORY_LINE)
         finally:
             os._exit(2)

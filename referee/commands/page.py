@@ -23,9 +23,9 @@ def embedded_json(value: Any) -> str:
 
 def render_page(data: dict[str, Any], initial_line: int | None = None) -> str:
     """The HTML page: the title and the data filled in at once (text in one never reaches the other's placeholder)."""
-    from referee.commands.page_template import fill
+    from referee.commands.page_template import fill_page
 
-    page = fill(_html(data["path"]), embedded_json({**data, "initial": initial_line}))
+    page = fill_page(_html(data["path"]), embedded_json({**data, "initial": initial_line}))
     if len(page.encode("utf-8")) > MAX_PAGE_BYTES:
         raise InputError(f"the page would be larger than {MAX_PAGE_BYTES // (1024 * 1024)} MB", Position(data["path"]))
     return page

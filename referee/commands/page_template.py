@@ -36,7 +36,7 @@ def _hashed_template() -> str:
     return page.replace("__SCRIPT_HASH__", f"'sha256-{digest}'")
 
 
-def fill(title: str, data: str) -> str:
+def fill_page(title: str, data: str) -> str:
     """The page with its title (already HTML-escaped) and data (already escaped JSON)."""
     values = {"__TITLE__": title, "__DATA__": data}
     return _PLACEHOLDER.sub(lambda found: values[found.group()], _hashed_template())

@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.diff import declared
 from referee.diff.declared import Difference, SpecSide
-from referee.diff.games import Found, Search, first_error, judge
+from referee.diff.games import Found, Search, first_error, judge_game
 from referee.diff.solver import SolverReport
 from referee.errors import Position
 from referee.records import dataclass
@@ -29,10 +29,10 @@ from referee.spec.extends import spec_tree
 from referee.spec.model import Spec
 from referee.spec.paths import shipped_file
 
-DEFAULT_TIMEOUT = 60  # seconds of search for each difference in behaviour (referee diff --timeout)
+SEARCH_TIMEOUT = 60  # seconds of search for each difference in behaviour (referee diff --timeout)
 
 
-class Status(enum.Enum):
+class Conclusion(enum.Enum):
     """What ``referee diff`` concludes, with its exit code."""
 
     SAME = 0
@@ -63,7 +63,7 @@ class RuleText:
 
 
 @dataclass(frozen=True, slots=True)
-class Shown:
+class ShownGame:
     """A difference shown by a game: the log, which spec accepts it, and where and why the other rejects it."""
 
     item: str
@@ -91,9 +91,9 @@ class Comparison:
     a: Named
     b: Named
     declared: tuple[Difference, ...]
-    games: tuple[Shown, ...]
+    games: tuple[ShownGame, ...]
     unshown: tuple[str, ...]  # items the engine reads that differ, shown neither by a game nor by a claim
-    status: Status
+    status: Conclusion
     timeout: float
     seconds: float
     solver: SolverReport | None = None  # None: the solver was not asked (no difference in play, or not wanted)
@@ -158,7 +158,7 @@ class Comparison:
                 ],
             },
             "unshown": list(self.unshown),
-            "proved": "every player count and every length of game" if self.status is Status.SAME else None,
+            "proved": "every player count and every length of game" if self.status is Conclusion.SAME else None,
             "timeout": self.timeout,
             "seconds": round(self.seconds, 3),
         }
@@ -182,16 +182,16 @@ def named(path: Path, rules: Rules, given: str) -> Named:
     return Named(rules.spec.name, shipped, rules.spec.name) if shipped else Named(rules.spec.name, given, given)
 
 
-Solver = Callable[[Rules, Rules, Sequence[tuple[str, Rules]]], SolverReport]
+ClaimSolver = Callable[[Rules, Rules, Sequence[tuple[str, Rules]]], SolverReport]
 
 
 def compare(
     path_a: Path,
     path_b: Path,
     given: tuple[str, str],
-    timeout: float = DEFAULT_TIMEOUT,
+    timeout: float = SEARCH_TIMEOUT,
     roots: tuple[Path, ...] = (),
-    solver: Solver | None = None,
+    solver: ClaimSolver | None = None,
 ) -> Comparison:
     """Compare two spec files: declared differences, a game for each one in behaviour, and with ``solver`` (for
     example ``referee.diff.solver.claim_differences``) the claims the two Z3 models answer differently."""
@@ -208,7 +208,7 @@ def compare(
     claims = asked.claims if asked is not None else ()
     seen = {item for shown in games for item in shown.items} | {item for claim in claims for item in claim.items}
     unshown = tuple(item for item in in_play if item not in seen)
-    status = Status.DIFFERENT if games or claims else Status.UNDECIDED if unshown else Status.SAME
+    status = Conclusion.DIFFERENT if games or claims else Conclusion.UNDECIDED if unshown else Conclusion.SAME
     return Comparison(a, b, tuple(found), games, unshown, status, timeout, time.monotonic() - started, asked)
 
 
@@ -218,7 +218,7 @@ def _games(
     rules: tuple[Rules, Rules],
     names: tuple[Named, Named],
     timeout: float,
-) -> tuple[Shown, ...]:
+) -> tuple[ShownGame, ...]:
     """A game for each difference that moves alone, and one for those that move only together, each searched for at
     most ``timeout`` seconds. With other cards, every game parts from the other spec at its deal: then no item shows
     alone, and one game shows them all."""
@@ -226,7 +226,7 @@ def _games(
     alone = [] if cards_differ else [(difference, middle) for difference, middle in middles if middle is not None]
     together = tuple(difference for difference, middle in middles if cards_differ or middle is None)
     groups = [((difference,), middle) for difference, middle in alone] + ([(together, rules[1])] if together else [])
-    games: list[Shown] = []
+    games: list[ShownGame] = []
     for items, middle in groups:
         joined = " ".join(difference.item for difference in items)
         best = Search(rules[0], rules[1], middle, joined).run(time.monotonic() + timeout)
@@ -254,7 +254,7 @@ def _compiled(spec: Spec | None) -> Rules | None:
         return None
 
 
-def shown_game(items: tuple[Difference, ...], best: Found, rules: tuple[Rules, Rules], names: tuple[Named, Named]) -> Shown | None:
+def shown_game(items: tuple[Difference, ...], best: Found, rules: tuple[Rules, Rules], names: tuple[Named, Named]) -> ShownGame | None:
     """The game as a log with its header, judged by both specs (None if they do not part on it as the search said:
     the report says only what ``referee check`` says). ``items``: the difference it shows, or those that move only
     together."""
@@ -268,12 +268,12 @@ def shown_game(items: tuple[Difference, ...], best: Found, rules: tuple[Rules, R
         f"# referee check --spec {names[rejecting].replay} THIS-LOG: an error at line {parting}, the last",
     ]
     log = "\n".join([*header, *best.lines]) + "\n"
-    if not judge(log, rules[accepting]).valid:
+    if not judge_game(log, rules[accepting]).valid:
         return None
-    error = first_error(judge(log, rules[rejecting]))
+    error = first_error(judge_game(log, rules[rejecting]))
     if error is None or error.line != parting:
         return None
-    return Shown(
+    return ShownGame(
         item=difference.item,
         items=tuple(item.item for item in items),
         log=log,

@@ -125,7 +125,7 @@ class Section:
         return None
 
 
-class Table(Section):
+class TableSection(Section):
     """Players, hand size, the side turned up first, the sides and their colours."""
 
     name = "table"
@@ -161,7 +161,7 @@ class Table(Section):
         return None  # sides and colours change the cards themselves
 
 
-class Matching(Section):
+class MatchingSection(Section):
     """What a played face must share with the top of the discard pile."""
 
     name = "matching"
@@ -182,7 +182,7 @@ class Matching(Section):
         return replace_spec(a, matching=dataclasses.replace(a.matching, **{field: getattr(b.matching, field)}))
 
 
-class Options(Section):
+class OptionsSection(Section):
     """The options a house rule changes; stacking item by item (which kind may go on which penalty owed)."""
 
     name = "options"
@@ -228,7 +228,7 @@ def _stacking(a: Spec, b: Spec) -> Iterator[tuple[str, tuple[str, ...]]]:
     yield from b.options.get("stacking", ())  # type: ignore[misc]
 
 
-class Kinds(Section):
+class KindsSection(Section):
     """Each kind of face: its class, sides, numbers, copies, points, effects, what it does at the start, and how a
     log may spell it. A kind's presence and its copies change the deck too, so they move with the deck."""
 
@@ -273,7 +273,7 @@ def _effect_text(effect: Effect) -> str:
     return text + "".join(f" {key}={value}" for key, value in effect.settings)
 
 
-class Deck(Section):
+class DeckSection(Section):
     """The default physical deck: how many of each card (for two sides, which faces are paired), and whether a
     deck line must hold the official counts."""
 
@@ -317,7 +317,7 @@ def deck_change(a: Spec, b: Spec) -> str:
     return shown
 
 
-class Disputes(Section):
+class DisputesSection(Section):
     """What a guilty and an innocent challenge cost and who draws for a catch (the rule each cites is wording)."""
 
     name = "disputes"
@@ -337,7 +337,7 @@ class Disputes(Section):
         return replace_spec(a, disputes=dataclasses.replace(a.disputes, **{field: getattr(b.disputes, field)}))
 
 
-class Rules(Section):
+class RulesSection(Section):
     """The rules by id: what each says and cites, which options it reads, which checks report under its id. Wording:
     a check finds the same violations whatever rule id it reports them under."""
 
@@ -374,7 +374,7 @@ def _ids(tree: Mapping, section: str) -> list[str]:
     return sorted(ids, key=len, reverse=True)  # the longest first: 'a.b' before 'a'
 
 
-class Claims(Section):
+class ClaimsSection(Section):
     """The claims a spec restates or withdraws (a game's own claims file is the same for both of a pair)."""
 
     name = "claims"
@@ -407,7 +407,16 @@ def _plain(node: Node) -> object:
 # Items that change the physical cards: a game under one spec then parts from the other at its deal already.
 CARDS_ITEMS = ("deck.cards", "table.sides")
 
-SECTIONS: tuple[Section, ...] = (Table(), Matching(), Options(), Deck(), Kinds(), Disputes(), Rules(), Claims())
+SECTIONS: tuple[Section, ...] = (
+    TableSection(),
+    MatchingSection(),
+    OptionsSection(),
+    DeckSection(),
+    KindsSection(),
+    DisputesSection(),
+    RulesSection(),
+    ClaimsSection(),
+)
 SECTIONS_BY_NAME = {section.name: section for section in SECTIONS}
 
 

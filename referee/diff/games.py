@@ -31,7 +31,7 @@ from referee.verdicts import Diagnostic, FileVerdict
 
 SEEDS = 400  # games tried per difference at most
 PATIENCE = 60  # games tried after the shortest so far before the search settles for it
-MAX_LINES = 20_000  # a game is cut here (a target of many rounds takes a few thousand lines)
+MAX_GAME_LINES = 20_000  # a game is cut here (a target of many rounds takes a few thousand lines)
 _LONG_GAME_ITEMS = ("options.target", "options.scoring", ".points")  # shown only at a round's or the game's end
 
 
@@ -46,7 +46,7 @@ class Found:
     seed: int
 
 
-def judge(text: str, rules: Rules, name: str = "game.log") -> FileVerdict:
+def judge_game(text: str, rules: Rules, name: str = "game.log") -> FileVerdict:
     """What ``referee check`` says of this log under these rules (whatever spec line it has)."""
     return Replay(name, None, rules=rules).run(io.BytesIO(text.encode("utf-8")))
 
@@ -142,7 +142,7 @@ class Search:
         playing, judging = (self.middle, self.first) if seed % 2 == 0 else (self.first, self.middle)
         counts = _player_counts(playing, judging)
         players = counts[(seed // 2) % len(counts)]
-        longest = min(MAX_LINES, len(self.best.lines) if self.best is not None else MAX_LINES)
+        longest = min(MAX_GAME_LINES, len(self.best.lines) if self.best is not None else MAX_GAME_LINES)
         if longest < 2:
             return None  # nothing shorter than one line
         try:
@@ -151,11 +151,11 @@ class Search:
             return None
         if not lines:
             return None
-        parting = first_error(judge("\n".join(lines) + "\n", judging))
+        parting = first_error(judge_game("\n".join(lines) + "\n", judging))
         if parting is None or not 2 <= parting.line <= len(lines):  # line 1 is the comment: a game parts on an event
             return None
         kept = lines[: parting.line]
-        second = first_error(judge("\n".join(kept) + "\n", self.second))
+        second = first_error(judge_game("\n".join(kept) + "\n", self.second))
         if seed % 2 == 0 and second is not None:
             return None  # the second spec parts from the middle one earlier: another difference shows first
         if seed % 2 == 1 and (second is None or second.line != parting.line):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from referee.diff.compare import Comparison, Named, Shown, Status, where
+from referee.diff.compare import Comparison, Conclusion, Named, ShownGame, where
 from referee.diff.declared import ABSENT, Difference
 
 WIDE = 72  # a value longer than this is cut in text (JSON keeps it whole)
@@ -29,7 +29,7 @@ def _declared_line(difference: Difference, a: Named, b: Named) -> str:
     return f"  {difference.item}: {_cut(difference.a, 40)} -> {_cut(difference.b, 40)}  ({'; '.join(places)})"
 
 
-def _game_lines(shown: Shown, file: str | None) -> list[str]:
+def _game_lines(shown: ShownGame, file: str | None) -> list[str]:
     accepted, rejected = shown.accepted_by.name, shown.rejected_by.name
     also = f" (and {len(shown.items) - 1} items that move only with it: {', '.join(shown.items[1:])})" if len(shown.items) > 1 else ""
     lines = [
@@ -55,12 +55,12 @@ def _game_lines(shown: Shown, file: str | None) -> list[str]:
 def _conclusion(comparison: Comparison) -> str:
     a, b = comparison.a.name, comparison.b.name
     seconds = f"{comparison.seconds:.3f} s"
-    if comparison.status is Status.SAME:
+    if comparison.status is Conclusion.SAME:
         return (
             f"{a} and {b} accept the same games: every item their engines read is equal, so they decide every line "
             f"alike (proved for every player count and every length of game; {seconds})"
         )
-    if comparison.status is Status.DIFFERENT:
+    if comparison.status is Conclusion.DIFFERENT:
         shown = sum(len(game.items) for game in comparison.games)
         text = f"{a} and {b} accept different games: {shown} difference{'s' if shown != 1 else ''} in play shown by a game"
         claims = len(comparison.solver.claims) if comparison.solver is not None else 0

@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from referee.rules.compiler import FaceRules
 
 
-def _hidden(state: GameState) -> HiddenState:
+def hidden_of(state: GameState) -> HiddenState:
+    """The hidden cards of a state dealt in public mode (a public round's state always has them)."""
     hidden = state.hidden
     assert hidden is not None
     return hidden
@@ -68,7 +69,7 @@ class PublicKnowledge(ObservedKnowledge):
     def draw_count(self, engine: EngineApi, seat: int, event: ev.DrawCount) -> None:
         """``P draws N``: the same gates as a draw of named cards; the cards are unknowns."""
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         kind = engine.draw_kind(seat, event.player, event.count)
         if kind is DrawKind.PENALTY:
             if hidden.ruling is not None:  # this draw shows the challenge's ruling
@@ -85,12 +86,12 @@ class PublicKnowledge(ObservedKnowledge):
             state.drawn_card = None
 
     def drawn_unknown(self, state: GameState) -> int | None:
-        return _hidden(state).drawn
+        return hidden_of(state).drawn
 
     def play_from_hand(self, engine: EngineApi, seat: int, card: Card, line: int, same_as: int | None) -> None:
         """One card showing the face leaves the hidden hand (a pick), and goes on the discard pile."""
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         face = card.faces[state.side]
         pick = engine.new_id()
         name = state.players[seat]
@@ -104,14 +105,14 @@ class PublicKnowledge(ObservedKnowledge):
     def held_colour(self, engine: EngineApi, seat: int, line: int, colour: str | None) -> tuple[tuple[Card, ...], int]:
         """The hand is hidden: record the question whether its player held the colour in play (a challenge asks it)."""
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         types = hidden.deck.where(state.side, lambda face: colour is not None and face.colour == colour)
         question = Question(line, state.players[seat], colour or "", hidden.hand_terms(seat), types)
         hidden.questions = (*hidden.questions, question)
         return (), len(hidden.questions) - 1
 
     def pass_hands(self, state: GameState, sources: list[tuple[int, int]]) -> None:
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         terms = list(hidden.hands)
         for seat, source in sources:
             hidden.hands[seat] = terms[source]
@@ -119,7 +120,7 @@ class PublicKnowledge(ObservedKnowledge):
     def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """The unknowns of the discard pile turn with it; a card played from a hidden hand uncovers its other face."""
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         effects.turn_over(hidden.discard, face_rules.flip_discard_pile)
         top = state.discard_pile[-1]
         if is_unseen(top.faces[state.side]):
@@ -129,7 +130,7 @@ class PublicKnowledge(ObservedKnowledge):
         if cards:
             raise Reject(Code.INVALID_RESHUFFLE, Check.RESHUFFLE, "in a public round a reshuffle names no cards")
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         beneath = hidden.discard[: len(rest)]
         refill = engine.new_id()
         terms = tuple((term, 1) for term in beneath if term is not None)
@@ -143,12 +144,12 @@ class PublicKnowledge(ObservedKnowledge):
         state = engine.state
         if state.draw_pile_size() <= 0:
             raise Reject(Code.BAD_SETUP, Check.START_CARD, f"the start card {card} is not in the draw pile")
-        index = _hidden(state).deck.index[card]
+        index = hidden_of(state).deck.index[card]
         draw_unseen(engine, None, 1, (index,), engine.line, "start-card", f"the card turned up, {card}")
 
     def put_back(self, engine: EngineApi, card: Card) -> Card | None:
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         back = engine.new_id()
         hidden.add(Put(back, engine.line, "start-again", hidden.deck.index[card], hidden.pile, f"{card} goes back into the draw pile"))
         hidden.pile = back
@@ -159,12 +160,12 @@ class PublicKnowledge(ObservedKnowledge):
         return OBSERVED
 
     def turned_up(self, state: GameState) -> None:
-        _hidden(state).discard = [None]
+        hidden_of(state).discard = [None]
 
     def rule_challenge(self, engine: EngineApi, penalty: Penalty, event: ev.Challenge) -> None:
         """The hands are hidden, so the record's next draw shows the ruling; each ruling is a branch, with the fact
         that the challenged hand held (or did not hold) the colour."""
-        hidden = _hidden(engine.state)
+        hidden = hidden_of(engine.state)
         guilty = engine.decide(2) == 0
         penalty.guilty = guilty
         question = hidden.questions[penalty.asked]
@@ -178,7 +179,7 @@ class PublicKnowledge(ObservedKnowledge):
     def round_won(self, engine: EngineApi, winner: int) -> bool:
         """The round is scored once its hands are shown (``shows``)."""
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         if hidden.winner is not None:
             return False
         hidden.winner = winner
@@ -188,7 +189,7 @@ class PublicKnowledge(ObservedKnowledge):
 
     def shows_done(self, engine: EngineApi) -> None:
         state = engine.state
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         if hidden.winner is None:
             return
         missing = [name for seat, name in enumerate(state.players) if seat != hidden.winner and seat not in hidden.shown]
@@ -204,7 +205,7 @@ class PublicKnowledge(ObservedKnowledge):
         """A hand at the round's end; once the last one is shown, the winner and each hand's points."""
         state = engine.state
         rules = engine.rules
-        hidden = _hidden(state)
+        hidden = hidden_of(state)
         if hidden.winner is None:
             raise Reject(Code.BAD_SHOWS, Check.SCORE, f"round {state.round_number} is not over: hands are shown once it ends")
         if seat == hidden.winner:
@@ -285,7 +286,7 @@ def draw_unseen(engine: EngineApi, seat: int | None, size: int, types: tuple[int
     """``size`` cards leave the draw pile unseen, to ``seat``'s hand (None: onto no hand); ``types``: the kinds of
     physical card they may be (None: any)."""
     state = engine.state
-    hidden = _hidden(state)
+    hidden = hidden_of(state)
     batch = engine.new_id()
     hidden.add(Batch(batch, line, check, size, types, hidden.pile, seat, what))
     hidden.pile = batch
@@ -300,7 +301,7 @@ def _uncover(engine: EngineApi, top: Card) -> None:
     """A Flip uncovers the other face of a card played from a hidden hand: each face it can have is one branch of
     the replay (the record's next lines rule out the others)."""
     state = engine.state
-    hidden = _hidden(state)
+    hidden = hidden_of(state)
     pick = hidden.discard[-1]
     assert pick is not None
     played = next(face for face in top.faces if not is_unseen(face))
@@ -314,7 +315,7 @@ def _uncover(engine: EngineApi, top: Card) -> None:
 def _split_draw(engine: EngineApi, seat: int, count: int, ending: tuple[int, ...], line: int, check: str, what: str) -> bool:
     """``count`` hidden cards drawn until one of the types ``ending``: either the last of them is the first such
     card (True), or none is (False); the replay tries both."""
-    others = tuple(k for k in range(len(_hidden(engine.state).deck.types)) if k not in set(ending))
+    others = tuple(k for k in range(len(hidden_of(engine.state).deck.types)) if k not in set(ending))
     if engine.last_cards(count):  # nothing is left after these: the draw ends either way, the last card is any
         if count > 1:
             draw_unseen(engine, seat, count - 1, others, line, check, f"{what}: the cards before the last")
@@ -366,7 +367,7 @@ def _until_colour(engine: EngineApi, seat: int, penalty: Penalty, taken: int, li
     (the rest are the extra cards), or nowhere. How many were drawn, and whether the penalty was settled here (nothing
     was left to draw)."""
     state = engine.state
-    hidden = _hidden(state)
+    hidden = hidden_of(state)
     name = state.players[seat]
     colour = penalty.until_colour
     ending = hidden.deck.where(state.side, lambda face, colour=colour: face.colour == colour)
@@ -404,7 +405,7 @@ def _paid(engine: EngineApi, penalty: Penalty) -> None:
 def _draw_until_playable(engine: EngineApi, seat: int, count: int, line: int) -> None:
     """Draw until playable with hidden cards: the line's last card is the first playable one, or none is."""
     state = engine.state
-    hidden = _hidden(state)
+    hidden = hidden_of(state)
     name = state.players[seat]
     if state.drew and not state.drawing:
         if hidden.drawn is not None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.engine.engine import Engine
-from referee.proof.invariants import snapshot, violation
+from referee.proof.invariants import invariant_violation, snapshot
 from referee.rules.compiler import Rules
 
 
@@ -87,7 +87,7 @@ class _Watch:
 def _invariant_watch(invariant_id: str, cards: int) -> _Watch:
     return _Watch(
         lambda engine: snapshot(engine) if engine.state.hands else None,
-        lambda before, engine, event: violation(invariant_id, cards, before, engine, event),
+        lambda before, engine, event: invariant_violation(invariant_id, cards, before, engine, event),
     )
 
 
@@ -96,7 +96,7 @@ def _claim_watch(claim: Any, rules: Rules) -> _Watch:
 
     return _Watch(
         lambda engine: claims.before(engine) if engine.state.players else None,
-        lambda before, engine, event: claims.violation(claim, rules, before, engine, event),
+        lambda before, engine, event: claims.claim_violation(claim, rules, before, engine, event),
     )
 
 

@@ -281,7 +281,7 @@ def snapshot(engine: Engine) -> Piles:
     return Piles(list(state.draw_pile), list(state.discard_pile), list(state.hand_sizes), state.side)
 
 
-def violation(invariant_id: str, cards: int, before: Piles | None, engine: Engine, event: Any) -> str | None:
+def invariant_violation(invariant_id: str, cards: int, before: Piles | None, engine: Engine, event: Any) -> str | None:
     """Whether this concrete step (from ``before`` by ``event`` to the engine's state) breaks the invariant."""
     state = engine.state
     if not state.hands or state.phase not in (PLAYING, ROUND_OVER, GAME_OVER) or not state.players:

@@ -46,7 +46,7 @@ class Solver:
 
     def __init__(self, deck: HiddenDeck, timeout_ms: int, relevant: dict[int, frozenset[int]] | None = None) -> None:
         # relevant: per batch, the only types it has a variable for (the rest of it, its *remainder*, is of other
-        # types, filled in afterwards by ``fill``); None: every type (the exact encoding)
+        # types, filled in afterwards by ``fill_hands``); None: every type (the exact encoding)
         self.relevant = relevant
         self.deck = deck
         self.solver = z3.Solver()
@@ -232,7 +232,7 @@ class Solver:
 
     def model(self, facts: Sequence[Fact], lacking: Sequence[tuple[Terms, Sequence[int]]] = ()) -> dict[int, list[int]] | None:
         """A satisfying assignment of the facts just checked (sat): each batch and pick as the types of its cards (a
-        type once per copy); None when the sparse encoding's remainders cannot be filled (``fill``)."""
+        type once per copy); None when the sparse encoding's remainders cannot be filled (``fill_hands``)."""
         model = self.solver.model()
         # one walk over the model by name (evaluating, or printing, each variable is slow)
         values = {declaration.name(): model[declaration] for declaration in model.decls() if declaration.name()[0] in "nz"}
@@ -246,7 +246,7 @@ class Solver:
                     count = value.as_long() if value is not None else 0
                     cards.extend([k] * count)
                 found[fact.id] = cards
-        if self.relevant is not None and not fill(facts, found, self.deck, lacking):
+        if self.relevant is not None and not fill_hands(facts, found, self.deck, lacking):
             return None
         return found
 
@@ -310,7 +310,7 @@ def held_in(found: dict[int, list[int]], hand: Terms, types: Sequence[int]) -> b
 class Oracle:
     """Consistency questions, answered fast and exactly: the sparse encoding first (a relaxation: each batch has
     variables only for the types some fact asks about), whose "no" is final and whose "yes" counts once its
-    remainders are filled (``fill``); the exact encoding when they cannot be."""
+    remainders are filled (``fill_hands``); the exact encoding when they cannot be."""
 
     def __init__(
         self, deck: HiddenDeck, deadline: float, facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()
@@ -430,7 +430,9 @@ def relevance(facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...
 SMALL = 8
 
 
-def fill(facts: Sequence[Fact], found: dict[int, list[int]], deck: HiddenDeck, lacking: Sequence[tuple[Terms, Sequence[int]]] = ()) -> bool:
+def fill_hands(
+    facts: Sequence[Fact], found: dict[int, list[int]], deck: HiddenDeck, lacking: Sequence[tuple[Terms, Sequence[int]]] = ()
+) -> bool:
     """Give each batch's remainder (the cards the sparse encoding left unnamed) types the draw pile of its time
     still holds, inside its own restriction and outside any colour a hand holding it is said to lack (a ruling of
     innocence, or ``lacking``): a transportation problem per draw pile (between reshuffles), solved exactly by

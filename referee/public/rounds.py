@@ -4,7 +4,7 @@ A public round's line can depend on a hidden card in a way that changes what fol
 a draw until a colour ended, which face a Flip uncovered. The engine then asks ``Engine.decide`` and this driver
 replays the line once per choice (each a *branch*, a snapshot of the engine); a branch that a later line makes
 illegal for a reason needing no hidden card dies there. When the round ends (the next ``round`` line, or the end
-of the log), ``judge`` asks ``referee.public.consistency`` how far each branch's facts have an assignment: the record is
+of the log), ``judge_round`` asks ``referee.public.consistency`` how far each branch's facts have an assignment: the record is
 consistent up to the furthest line any branch reaches.
 """
 
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.engine import Engine
 from referee.engine.hidden import Batch, Fact, Held, HiddenState, Pick
+from referee.engine.public_knowledge import hidden_of
 from referee.engine.state import Dispute, Snapshot
 from referee.log import events as ev
 from referee.records import dataclass
@@ -116,18 +117,14 @@ class Branches:
         engine.disputes[:] = disputes
 
 
-def _hidden(snapshot: Snapshot) -> HiddenState:
-    hidden = snapshot.state.hidden
-    assert hidden is not None
-    return hidden
-
-
 def rule_of(rules: Rules) -> dict[str, str]:
-    """Each check's rule id: what ``judge`` cites for the fact that fails."""
+    """Each check's rule id: what ``judge_round`` cites for the fact that fails."""
     return {check: rule.id for check, rule in rules.check_rules.items()}
 
 
-def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True) -> RoundJudgement:
+def judge_round(
+    branches: Branches, timeout: float, want_witness: bool, rule_of: dict[str, str], want_answers: bool = True
+) -> RoundJudgement:
     """Decide a public round from its branches: consistent (with a chosen branch to go on from, its answers and a
     witness), inconsistent at a line (with the contradicting lines), illegal at a line for a reason needing no
     hidden card, or undetermined."""
@@ -142,10 +139,12 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
             undetermined=f"the solver could not settle this public round: more than {MAX_DEAD} replays ruled out to weigh"
         )
     first = branches.live[0] if branches.live else branches.dead[0][1]
-    every = {fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in _hidden(snapshot).facts_list()}
-    asked = [(q.hand, q.types) for snapshot in branches.live for q in _hidden(snapshot).questions]
+    every = {
+        fact.id: fact for snapshot in [*branches.live, *(s for _, s in branches.dead)] for fact in hidden_of(snapshot.state).facts_list()
+    }
+    asked = [(q.hand, q.types) for snapshot in branches.live for q in hidden_of(snapshot.state).questions]
     try:
-        solver = Oracle(_hidden(first).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
+        solver = Oracle(hidden_of(first.state).deck, deadline, sorted(every.values(), key=lambda fact: fact.id), asked)
         chosen = _consistent_branch(branches, solver, want_witness, want_answers)
         if chosen is not None:
             return chosen
@@ -162,7 +161,7 @@ def judge(branches: Branches, timeout: float, want_witness: bool, rule_of: dict[
 def _consistent_branch(branches: Branches, solver: Oracle, want_witness: bool, want_answers: bool) -> RoundJudgement | None:
     """The common case first: the first branch with an assignment for every fact, with its witness and answers."""
     for snapshot in branches.live:
-        hidden = _hidden(snapshot)
+        hidden = hidden_of(snapshot.state)
         facts = hidden.facts_list()
         if solver.sat(facts):
             outcome = RoundJudgement(chosen=snapshot)
@@ -186,7 +185,7 @@ def _furthest(branches: Branches, solver: Oracle) -> tuple[int, list[tuple[Diagn
     for limit, diagnostic, snapshot in leaves:
         if limit < best:
             continue  # it cannot reach further than a branch already judged
-        facts = _hidden(snapshot).facts_list()
+        facts = hidden_of(snapshot.state).facts_list()
         unsat = solver.first_unsat(facts)
         reach = limit if unsat is None else min(limit, unsat)
         entry = (diagnostic if unsat is None or limit <= unsat else None, facts, unsat)

@@ -53,10 +53,10 @@ except ImportError:  # a Python without the C accelerator
     from pickle import Unpickler, UnpicklingError
 
 from referee.safe_io import open_regular, read_bounded, read_descriptor
+from referee.spec.paths import MAX_SPEC_BYTES
 
 MAGIC = "referee-rules/3"
 MAX_ENTRY_BYTES = 32 * 1024 * 1024
-MAX_SPEC_BYTES = 1024 * 1024  # as the spec loader: a larger spec is an error the loader reports
 enabled = os.environ.get("REFEREE_NO_CACHE", "") in ("", "0")
 
 _DIRECTORY = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)

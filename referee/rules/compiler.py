@@ -20,7 +20,7 @@ from referee.spec import extends as spec_extends
 from referee.spec.catalogue import Catalogue
 from referee.spec.extends import load_spec
 from referee.spec.model import Rule, Spec
-from referee.spec.vocabulary import DealerRotation, FlipColourChooser, Reshuffle, Scoring, StartColourChooser, TwoPlayerReverse
+from referee.spec.vocabulary import DealerRotation, FlipColourChooser, Reshuffling, Scoring, StartColourChooser, TwoPlayerReverse
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +149,7 @@ def compile_spec(spec: Spec) -> Rules:
         catch_penalty=options.uno_catch_penalty,
         own_hand_scoring=options.scoring is Scoring.OWN_HAND_LOWEST_WINS,
         dealer_step=1 if options.dealer_rotation is DealerRotation.LEFT else -1,
-        reshuffle_keeps_top=options.reshuffle is Reshuffle.KEEP_TOP,
+        reshuffle_keeps_top=options.reshuffle is Reshuffling.KEEP_TOP,
         flip_chooser=options.flip_colour_chooser,
         stacking=stacking,
         seven_swaps=options.seven_swaps,

@@ -18,10 +18,10 @@ import yaml
 
 from referee.errors import Position, SpecError
 from referee.spec.nodes import Mapping, Node, Scalar, Sequence
+from referee.spec.paths import MAX_SPEC_BYTES
 
 __all__ = ["Mapping", "Node", "Scalar", "Sequence", "load_file", "load_text"]
 
-MAX_SPEC_BYTES = 1024 * 1024
 MAX_DEPTH = 12
 
 try:

@@ -25,7 +25,6 @@ from referee.spec.vocabulary import (
     EFFECT_SETTINGS,
     EFFECTS_PLAIN,
     EFFECTS_WITH_AMOUNT,
-    FORMAT,
     KIND_KEYS,
     MATCHING_KEYS,
     MAX_SIDES,
@@ -45,12 +44,13 @@ from referee.spec.vocabulary import (
     RULE_KEYS,
     SIDE_NAMES,
     SOURCE_KEYS,
+    SPEC_FORMAT,
     START_ACTIONS,
     TABLE_KEYS,
     TOP_KEYS,
     DealerRotation,
     FlipColourChooser,
-    Reshuffle,
+    Reshuffling,
     Scoring,
     StartColourChooser,
     TwoPlayerReverse,
@@ -82,7 +82,7 @@ __all__ = [
     "EFFECTS_PLAIN",
     "EFFECTS_WITH_AMOUNT",
     "EFFECT_SETTINGS",
-    "FORMAT",
+    "SPEC_FORMAT",
     "KIND_KEYS",
     "MATCHING_KEYS",
     "MAX_SIDES",
@@ -170,10 +170,10 @@ def _game_rulings() -> dict[tuple[int, str], str]:
 
 
 def load_text_resource(name: str) -> Mapping:
-    """A YAML file shipped beside the specs, through the same safe loader."""
-    from referee.spec.loader import load_text  # PyYAML only when a spec is read, not for cached rules
+    """A YAML file shipped beside the specs, read as every spec is (bounded, through the same safe loader)."""
+    from referee.spec.loader import load_file  # PyYAML only when a spec is read, not for cached rules
 
-    return load_text((SPECS / name).read_text(encoding="utf-8"), name)
+    return load_file(SPECS / name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,7 +288,7 @@ class Options:
     uno_catch_penalty: int
     scoring: Scoring
     dealer_rotation: DealerRotation
-    reshuffle: Reshuffle
+    reshuffle: Reshuffling
     seven_swaps: bool = False
     zero_rotates: bool = False
     jump_in: bool = False

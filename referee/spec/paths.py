@@ -7,6 +7,8 @@ import functools
 import importlib
 from pathlib import Path
 
+MAX_SPEC_BYTES = 1024 * 1024  # a spec or claims file (a larger one is an error the loader reports; the rules cache reads no more)
+
 
 def _shipped_specs() -> Path:
     """The shipped specs: package data (``specs/`` in the source tree, mapped to ``referee.specs``), installed as files."""

@@ -36,7 +36,6 @@ from referee.spec.vocabulary import (
     CITATION_KEYS,
     DISPUTE_SETTINGS,
     DISPUTES_FORM,
-    FORMAT,
     MATCHING_KEYS,
     MAX_SIDES,
     NAME_FORM,
@@ -52,6 +51,7 @@ from referee.spec.vocabulary import (
     RULE_KEYS,
     SIDE_NAMES,
     SOURCE_KEYS,
+    SPEC_FORMAT,
     TABLE_KEYS,
     TOP_KEYS,
 )
@@ -186,8 +186,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
 def _read_header(reader: NodeReader, tree: Mapping) -> tuple[str, str]:
     """``format``, ``name``, ``game`` and ``title``: the spec's name and title."""
     fmt = reader.text(tree.entries.get("format"), "format")
-    if fmt is not None and fmt != FORMAT:
-        reader.error(tree.entries["format"].position, f"format must be '{FORMAT}', not '{fmt}'")
+    if fmt is not None and fmt != SPEC_FORMAT:
+        reader.error(tree.entries["format"].position, f"format must be '{SPEC_FORMAT}', not '{fmt}'")
     name = reader.name(tree.entries.get("name"), "name") or "?"
     if "game" in tree.entries:
         reader.name(tree.entries.get("game"), "game")

@@ -21,7 +21,6 @@ from referee.spec.vocabulary import (
     EFFECT_SETTINGS,
     EFFECTS_PLAIN,
     EFFECTS_WITH_AMOUNT,
-    FORMAT,
     KIND_KEYS,
     MATCHING_KEYS,
     NAME_FORM,
@@ -35,6 +34,7 @@ from referee.spec.vocabulary import (
     REQUIRED_OPTIONS,
     RULE_KEYS,
     SOURCE_KEYS,
+    SPEC_FORMAT,
     START_ACTIONS,
     TABLE_KEYS,
     TOP_KEYS,
@@ -180,7 +180,7 @@ def _sections(partial: bool) -> dict[str, Schema]:
     }
     kind = _ref("kind") if not partial else _kind(required=())  # a house spec may change one key of a kind
     sections: dict[str, Schema] = {
-        "format": {"const": FORMAT},
+        "format": {"const": SPEC_FORMAT},
         "name": _ref("name"),
         "game": _ref("name"),
         "title": _ref("text"),

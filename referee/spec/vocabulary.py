@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from referee.records import dataclass
 
-FORMAT = "referee-spec/1"
+SPEC_FORMAT = "referee-spec/1"
 
 
 class EffectGroup(StrEnum):
@@ -118,7 +118,7 @@ class FlipColourChooser(StrEnum):
     NOBODY = "nobody"
 
 
-class Reshuffle(StrEnum):
+class Reshuffling(StrEnum):
     """``reshuffle``: whether the discard pile's top card stays when the rest becomes the draw pile."""
 
     KEEP_TOP = "keep-top"
@@ -150,7 +150,7 @@ class DealerRotation(StrEnum):
 OPTION_ENUMS: dict[str, type[StrEnum]] = {
     "start-colour-chooser": StartColourChooser,
     "flip-colour-chooser": FlipColourChooser,
-    "reshuffle": Reshuffle,
+    "reshuffle": Reshuffling,
     "two-player-reverse": TwoPlayerReverse,
     "scoring": Scoring,
     "dealer-rotation": DealerRotation,

@@ -13,7 +13,7 @@ they are read and written, its question (asked of the Z3 transition relation and
 every card of the deck, enumerated against the compiled rules the engine itself uses), its concrete check on one
 step of a real game, its withdrawal, and the spec's own figures read back for ``prove --declare``. The module
 ends with its ``ClaimForm``; ``forms`` lists them. The counterexample search plays simulated games under the spec
-until a step breaks the claim (``violation``), and that game is the counterexample log.
+until a step breaks the claim (``claim_violation``), and that game is the counterexample log.
 
 Z3 is imported only when a question is asked: reading and showing claims (``referee rules --claims``) loads no
 solver.
@@ -22,12 +22,12 @@ solver.
 from __future__ import annotations
 
 from referee.proof.claims.claim import Answered, Claim, ClaimForm, figures_of
-from referee.proof.claims.forms import FORMS_BY_NAME, WITHDRAWABLE, violation
-from referee.proof.claims.rulebook import FORMAT, FORMS, game_claims, game_of, has_claims_file, read_claims
+from referee.proof.claims.forms import FORMS_BY_NAME, WITHDRAWABLE, claim_violation
+from referee.proof.claims.rulebook import CLAIMS_FORMAT, FORMS, game_claims, game_of, has_claims_file, read_claims
 from referee.proof.claims.steps import Before, before
 
 __all__ = [
-    "FORMAT",
+    "CLAIMS_FORMAT",
     "FORMS",
     "FORMS_BY_NAME",
     "WITHDRAWABLE",
@@ -41,5 +41,5 @@ __all__ = [
     "game_of",
     "has_claims_file",
     "read_claims",
-    "violation",
+    "claim_violation",
 ]

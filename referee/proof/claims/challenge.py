@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import z3
 
 
-class Ruling(StrEnum):
+class ChallengeRuling(StrEnum):
     """How a challenge of a wild draw card is ruled: the player bluffed (guilty) or did not."""
 
     GUILTY = "guilty"
@@ -69,7 +69,7 @@ class ChallengeFigures(Figures):
 
     never: bool = False
     extra: int = DEFAULT_EXTRA
-    ruling: Ruling | None = None  # None: never
+    ruling: ChallengeRuling | None = None  # None: never
     draws: ChallengeDrawer | None = None
     cards: ChallengeCards | None = None
     then: ChallengeThen | None = None
@@ -82,7 +82,7 @@ class ChallengeFigures(Figures):
             return cls(never=True)
         reader.keys(node, CHALLENGE_KEYS, set(CHALLENGE_KEYS - {"extra"}), "a challenge claim")
         extra = reader.whole_number(entries["extra"], "extra", where) if "extra" in entries else DEFAULT_EXTRA
-        ruling = reader.member(entries.get("ruling"), "ruling", where, Ruling)
+        ruling = reader.member(entries.get("ruling"), "ruling", where, ChallengeRuling)
         draws = reader.member(entries.get("draws"), "draws", where, ChallengeDrawer)
         cards = reader.member(entries.get("cards"), "cards", where, ChallengeCards)
         then = reader.member(entries.get("then"), "then", where, ChallengeThen)
@@ -90,7 +90,7 @@ class ChallengeFigures(Figures):
 
     @property
     def guilty(self) -> bool:
-        return self.ruling is Ruling.GUILTY
+        return self.ruling is ChallengeRuling.GUILTY
 
     def by_key(self) -> dict[str, Any]:
         if self.never:

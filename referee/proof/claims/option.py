@@ -29,7 +29,7 @@ from referee.spec.vocabulary import (
     ClaimFormName,
     DealerRotation,
     FlipColourChooser,
-    Reshuffle,
+    Reshuffling,
     Scoring,
     StartColourChooser,
     TwoPlayerReverse,
@@ -292,7 +292,7 @@ def _draw_until_playable(step: OptionStep) -> str | None:
 def _reshuffle(step: OptionStep) -> str | None:
     if isinstance(step.event, ev.Reshuffle):
         kept = len(step.state.discard_pile)
-        if (kept == 1) != (step.claimed == Reshuffle.KEEP_TOP):
+        if (kept == 1) != (step.claimed == Reshuffling.KEEP_TOP):
             return f"the reshuffle left {kept} cards on the discard pile; {step.claim.whose} reshuffle is {step.claimed}"
     return None
 

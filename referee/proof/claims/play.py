@@ -24,7 +24,7 @@ from referee.proof.claims.figures import (
     one,
     without_defaults,
 )
-from referee.proof.claims.steps import Before, compare, played_kind
+from referee.proof.claims.steps import Before, compare_after, played_kind
 from referee.proof.faces import faces_of
 from referee.records import dataclass
 from referee.rules import effects
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import z3
 
 
-class Players(StrEnum):
+class PlayerCount(StrEnum):
     """The player counts a play claim speaks of (a Reverse with two players, say)."""
 
     ANY = "any"
@@ -44,7 +44,7 @@ class Players(StrEnum):
     THREE_OR_MORE = "3+"
 
     def concerns(self, n: int) -> bool:
-        return self is Players.ANY or (self is Players.TWO and n == 2) or (self is Players.THREE_OR_MORE and n >= 3)
+        return self is PlayerCount.ANY or (self is PlayerCount.TWO and n == 2) or (self is PlayerCount.THREE_OR_MORE and n >= 3)
 
 
 PLAY_KEYS = frozenset({"kind", "players", "next", "direction", "side", "owes", "colour", "restricted", "challengeable"})
@@ -58,7 +58,7 @@ class PlayFigures(Figures):
     kind: str
     next: int
     colour: ColourFrom
-    players: Players = Players.ANY  # the player counts the claim speaks of
+    players: PlayerCount = PlayerCount.ANY  # the player counts the claim speaks of
     direction: Direction = Direction.SAME
     side: Side = Side.SAME
     owes: Owes = 0
@@ -70,7 +70,7 @@ class PlayFigures(Figures):
         where, entries = node.position, node.entries
         reader.keys(node, PLAY_KEYS, {"kind", "next", "colour"}, "a play claim")
         kind = reader.scalar(entries.get("kind"), "kind", where)
-        players = reader.member(entries.get("players"), "players", where, Players, Players.ANY)
+        players = reader.member(entries.get("players"), "players", where, PlayerCount, PlayerCount.ANY)
         following = reader.whole_number(entries.get("next"), "next", where)
         direction = reader.member(entries.get("direction"), "direction", where, Direction, Direction.SAME)
         side = reader.member(entries.get("side"), "side", where, Side, Side.SAME)
@@ -170,7 +170,7 @@ def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engi
         expected_turn = (seat + direction * figures.next) % n
         if any(p.player == seat for p in previous.penalties):  # a stacked play: the claim speaks of a plain play
             return None
-        return compare(
+        return compare_after(
             figures, state, expected_turn, previous.direction, previous.side, f"{event.player}'s {figures.kind}", rules.spec.side_names
         )
     return None

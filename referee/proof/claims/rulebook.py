@@ -16,7 +16,7 @@ from referee.spec.model import Spec
 from referee.spec.paths import SPECS
 from referee.spec.vocabulary import CLAIM_FORMS, CLAIM_KEYS, ClaimFormName
 
-FORMAT = "referee-claims/1"
+CLAIMS_FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS  # the keys that name a claim's form, in the order a problem lists them
 
 
@@ -166,8 +166,8 @@ def _file_claims(game: str) -> tuple[Claim, ...]:
         return ()
     tree = load_file(path)
     format_node = tree.entries.get("format")
-    if not isinstance(format_node, Scalar) or format_node.value != FORMAT:
-        raise SpecError([(tree.position, f"a claims file starts with format: {FORMAT}")])
+    if not isinstance(format_node, Scalar) or format_node.value != CLAIMS_FORMAT:
+        raise SpecError([(tree.position, f"a claims file starts with format: {CLAIMS_FORMAT}")])
     items = tree.entries.get("claims")
     return tuple(read_claims(items if isinstance(items, Sequence) else None, str(path), _sources(tree.entries.get("sources"))))
 

@@ -22,7 +22,7 @@ from referee.proof.claims.figures import (
     one,
     without_defaults,
 )
-from referee.proof.claims.steps import Before, compare
+from referee.proof.claims.steps import Before, compare_after
 from referee.proof.faces import faces_of
 from referee.records import dataclass
 from referee.rules import effects
@@ -154,7 +154,7 @@ def _start_step(claim: Claim, rules: Rules, previous: Before | None, engine: Eng
             return f"a {kind} stayed turned up at the start"
         dealer = state.dealer
         expected_turn = (dealer + figures.to_act) % n
-        return compare(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
+        return compare_after(figures, state, expected_turn, 1, rules.spec.start_side, "the start card", rules.spec.side_names)
     return None
 
 

@@ -72,7 +72,7 @@ def played_kind(rules: Rules, token: str, side: int) -> str | None:
     return face.kind if face is not None else None
 
 
-def compare(
+def compare_after(
     figures: PlayFigures | StartFigures, state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
 ) -> str | None:
     direction = direction_before if figures.direction is Direction.SAME else -direction_before
