@@ -1,4 +1,5 @@
-"""Small helpers for tests: logs built in memory, and the referee command run as a user runs it."""
+"""Small helpers for tests: logs built in memory, spec files written as a house-rule author writes them, and the
+referee command run as a user runs it."""
 
 from __future__ import annotations
 
@@ -27,6 +28,14 @@ def check_bytes(data: bytes, spec: Path | None = None, base: Path | None = None)
 
 def check_text(text: str, spec: Path | None = None, base: Path | None = None) -> FileVerdict:
     return check_bytes(text.encode("utf-8"), spec, base)
+
+
+def write_spec(folder: Path, name: str, body: str = "", *, title: str | None = None, file: str | None = None) -> Path:
+    """The spec file ``folder/NAME.yaml`` (or ``folder/FILE``): its format and name lines, a title line if given, then
+    ``body`` (its ``extends`` line, if any, and the sections it sets) as written; its path."""
+    path = folder / (file or f"{name}.yaml")
+    path.write_text(f"format: referee-spec/1\nname: {name}\n" + (f"title: {title}\n" if title is not None else "") + body, encoding="utf-8")
+    return path
 
 
 def codes(verdict: FileVerdict) -> list[tuple[int, str]]:

@@ -18,6 +18,8 @@ from referee.play.simulate import Simulator
 from referee.proof.model import NONE, OWED_UNTIL_COLOUR, Model, State
 from referee.rules.compiler import Rules, load_rules
 
+from helpers import write_spec
+
 SPECS = Path(__file__).resolve().parent.parent / "specs"
 TARGET = 10_000
 
@@ -354,9 +356,8 @@ def test_engine_and_z3_agree_on_every_variant(spec: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MATRIX))
 def test_engine_and_z3_agree_on_every_option_value_and_effect_setting(name: str, tmp_path: Path) -> None:
-    spec = tmp_path / f"{name}.yaml"
     (tmp_path / "base.yaml").write_bytes((SPECS / "uno-flip.yaml").read_bytes())  # beside it: extends stays in its folder
-    spec.write_text(f"format: referee-spec/1\nname: matrix-{name}\nextends: base.yaml\n{MATRIX[name]}")
+    spec = write_spec(tmp_path, f"matrix-{name}", f"extends: base.yaml\n{MATRIX[name]}", file=f"{name}.yaml")
     assert _agree([spec], 600) >= 600
 
 

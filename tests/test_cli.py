@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -57,7 +57,7 @@ def test_missing_file_exits_2_with_one_line(tmp_path: Path) -> None:
 
 
 def test_invalid_spec_exits_2(tmp_path: Path) -> None:
-    (tmp_path / "bad.yaml").write_text("format: referee-spec/1\nname: x\nextends: uno-flip\noptions:\n  target:\n    value: none\n")
+    write_spec(tmp_path, "x", "extends: uno-flip\noptions:\n  target:\n    value: none\n", file="bad.yaml")
     result = referee("check", "--spec", str(tmp_path / "bad.yaml"), str(SCENARIOS / "rulings" / "r04-start-number.log"))
     assert result.returncode == 2
     assert "bad.yaml:6:12: error: target must be a whole number" in result.stderr

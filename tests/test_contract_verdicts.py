@@ -14,7 +14,7 @@ from referee.checking.report import render_file_text
 from referee.commands.cli import execute as run
 from referee.spec.paths import shipped_spec_path
 
-from helpers import check_text
+from helpers import check_text, write_spec
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 SHOWN = SCENARIOS / "public" / "shown-count.log"
@@ -153,7 +153,6 @@ def test_a_refutation_names_whose_value_it_compares_with(tmp_path: Path, capsys:
     out = capsys.readouterr().out
     assert "the rulebook's" not in out
     assert f"the spec's own claim's ({spec}:" in out and "    the spec: House rules that real tables play" in out
-    plain = tmp_path / "plain.yaml"
-    plain.write_text("format: referee-spec/1\nname: plain\nextends: uno\noptions:\n  uno-catch-penalty: {value: 4}\n", encoding="utf-8")
+    plain = write_spec(tmp_path, "plain", "extends: uno\noptions:\n  uno-catch-penalty: {value: 4}\n")
     assert run(["prove", "--spec", str(plain), "--invariant", "option.uno-catch-penalty", "--no-cache"]) == 1
     assert "the rulebook's is 2 (a house spec restates this claim)" in capsys.readouterr().out

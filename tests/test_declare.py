@@ -8,6 +8,8 @@ import pytest
 
 from referee.commands.cli import execute as run
 
+from helpers import write_spec
+
 HOUSES = {
     # a Draw Two that draws 3: three claims at once under progressive stacking
     "draw-three": (
@@ -24,12 +26,6 @@ HOUSES = {
 }
 
 
-def _spec(tmp_path: Path, name: str, body: str) -> Path:
-    spec = tmp_path / f"{name}.yaml"
-    spec.write_text(f"format: referee-spec/1\nname: {name}\n{body}", encoding="utf-8")
-    return spec
-
-
 # the quick tier proves for one player count (two for the two-player Reverse); the slow tier for the whole range
 COUNTS = {"draw-three": ["--players", "3"], "reverse": ["--players", "2"], "catch": ["--players", "4"]}
 
@@ -41,7 +37,7 @@ def test_declare_prints_every_claim_the_change_makes_untrue_and_the_spec_then_pr
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, whole: bool
 ) -> None:
     body, ids = HOUSES[name]
-    spec = _spec(tmp_path, name, body)
+    spec = write_spec(tmp_path, name, body)
     counts = [] if whole else COUNTS[name]
     assert run(["prove", "--spec", str(spec), "--no-cache", *counts]) == 1  # refuted as it stands
     capsys.readouterr()
@@ -62,7 +58,7 @@ def test_declare_on_a_shipped_spec_has_nothing_to_declare(capsys: pytest.Capture
 
 
 def test_the_draw_three_block_reads_as_yaml_with_the_spec_figures(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = _spec(tmp_path, "three", HOUSES["draw-three"][0])
+    spec = write_spec(tmp_path, "three", HOUSES["draw-three"][0])
     run(["prove", "--spec", str(spec), "--declare", "--no-cache", "--players", "3"])
     out = capsys.readouterr().out
     assert "    play: {kind: draw-two, next: 1, owes: 3, colour: card}" in out
@@ -81,7 +77,7 @@ TWOS = (
 
 def test_a_withdrawn_claim_is_proved_when_what_it_speaks_of_never_arises(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Point 9: built on uno-progressive, stacking only Draw Twos: stack.wild-draw-four withdrawn, with the reason printed."""
-    spec = _spec(tmp_path, "twos", TWOS.replace("STACK", "draw-two"))
+    spec = write_spec(tmp_path, "twos", TWOS.replace("STACK", "draw-two"))
     assert run(["prove", "--spec", str(spec), "--no-cache", "--players", "3"]) == 0
     out = capsys.readouterr().out
     assert "stack.wild-draw-four         proved" in out
@@ -89,7 +85,7 @@ def test_a_withdrawn_claim_is_proved_when_what_it_speaks_of_never_arises(tmp_pat
 
 
 def test_a_withdrawal_is_refuted_where_the_claim_still_speaks_of_something(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = _spec(tmp_path, "fours", TWOS.replace("STACK", "draw-two, wild-draw-four"))
+    spec = write_spec(tmp_path, "fours", TWOS.replace("STACK", "draw-two, wild-draw-four"))
     assert run(["prove", "--spec", str(spec), "--no-cache", "--claim", "stack.wild-draw-four"]) == 1
     out = capsys.readouterr().out
     assert "stack.wild-draw-four         refuted" in out and "a wild-draw-four may still go on draw-two: restate the claim instead" in out
@@ -103,7 +99,7 @@ def test_a_withdrawal_is_refuted_where_the_claim_still_speaks_of_something(tmp_p
     ],
 )
 def test_only_a_claim_about_a_situation_can_be_withdrawn(tmp_path: Path, capsys: pytest.CaptureFixture[str], claim: str, says: str) -> None:
-    spec = _spec(tmp_path, "bad", f"extends: uno-progressive\nclaims:\n  - id: {claim}\n    withdrawn: not here\n")
+    spec = write_spec(tmp_path, "bad", f"extends: uno-progressive\nclaims:\n  - id: {claim}\n    withdrawn: not here\n")
     assert run(["prove", "--spec", str(spec), "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
@@ -111,6 +107,6 @@ def test_only_a_claim_about_a_situation_can_be_withdrawn(tmp_path: Path, capsys:
 
 def test_a_withdrawn_play_claim_of_a_kind_the_spec_removed_is_proved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A play claim withdrawn from the classic rulebook (its claims file): the kind is gone from the deck."""
-    spec = _spec(tmp_path, "noskip", "extends: uno\nclaims:\n  - id: play.skip\n    withdrawn: no Skip in this deck\n")
+    spec = write_spec(tmp_path, "noskip", "extends: uno\nclaims:\n  - id: play.skip\n    withdrawn: no Skip in this deck\n")
     assert run(["prove", "--spec", str(spec), "--claim", "play.skip", "--no-cache"]) == 1  # the deck still has Skips
     assert "a skip is still played: restate the claim instead" in capsys.readouterr().out

@@ -23,7 +23,7 @@ from referee.spec.extends import resolve_spec
 from referee.spec.paths import SPECS, shipped_spec_names
 from referee.spec.vocabulary import OPTION_CHOICES
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 # Each shipped house spec, the game it changes, and the items in play it declares (one game each).
 HOUSE_SPECS = {
@@ -72,12 +72,6 @@ QUICK_PAIRS = ("uno-seven-zero", "house-short-game")
 
 def _compare(a: str | Path, b: str | Path, timeout: float = 60) -> Comparison:
     return compare(resolve_spec(str(a), None), resolve_spec(str(b), None), (str(a), str(b)), timeout)
-
-
-def _spec(folder: Path, name: str, text: str) -> Path:
-    path = folder / f"{name}.yaml"
-    path.write_text(f"format: referee-spec/1\nname: {name}\ntitle: {name}\n{text}", encoding="utf-8")
-    return path
 
 
 def _assert_games_judged(comparison: Comparison, folder: Path, a: str | Path, b: str | Path) -> None:
@@ -176,10 +170,11 @@ def test_a_reworded_reordered_copy_accepts_the_same_games(game: str, tmp_path: P
 
 def test_a_restated_house_spec_accepts_the_same_games(tmp_path: Path) -> None:
     """Options and a kind written again with the values they already have change nothing in play."""
-    restated = _spec(
+    restated = write_spec(
         tmp_path,
         "restated",
-        "extends: uno-flip\n"
+        title="restated",
+        body="extends: uno-flip\n"
         "options:\n  target: {value: 500}\n  two-player-reverse: {value: skip}\n  stacking: {value: []}\n"
         "kinds:\n  draw-five:\n    effects: [{next-player-draws: 5}]\n    points: 20\n"
         "table:\n  hand-size: 7\n",
@@ -232,7 +227,12 @@ def test_the_other_way_round_the_other_spec_accepts(tmp_path: Path) -> None:
 
 
 def test_one_changed_number_is_one_difference_and_its_game(tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "draw-one-draws-two", "extends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 2}]\n")
+    spec = write_spec(
+        tmp_path,
+        "draw-one-draws-two",
+        title="draw-one-draws-two",
+        body="extends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 2}]\n",
+    )
     comparison = _compare("uno-flip", spec)
     assert [(d.item, d.a, d.b) for d in comparison.declared] == [
         ("kinds.draw-one.effects", "[next-player-draws 1]", "[next-player-draws 2]")
@@ -256,7 +256,7 @@ def test_one_changed_number_is_one_difference_and_its_game(tmp_path: Path) -> No
     ],
 )
 def test_each_section_in_play_is_shown_by_a_game(text: str, item: str, tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "changed", "extends: uno\n" + text)
+    spec = write_spec(tmp_path, "changed", title="changed", body="extends: uno\n" + text)
     comparison = _compare("uno", spec)
     assert [d.item for d in comparison.behaviour] == [item]
     assert [shown.item for shown in comparison.games] == [item]
@@ -267,7 +267,7 @@ def test_each_section_in_play_is_shown_by_a_game(text: str, item: str, tmp_path:
 
 
 def test_a_difference_without_a_game_is_undecided(tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    spec = write_spec(tmp_path, "unchecked", title="unchecked", body="extends: uno\ndeck-composition: unchecked\n")
     comparison = _compare("uno", spec, timeout=0.5)
     assert comparison.status is Conclusion.UNDECIDED and comparison.unshown == ("deck.official",)
     assert comparison.declared[0].b_at is not None and comparison.declared[0].b_at.line == 5
@@ -335,7 +335,7 @@ def test_items_that_move_only_together_share_one_game(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("solver", [pytest.param(False), pytest.param(True, marks=pytest.mark.slow)])
 def test_the_command_exits_3_when_undecided(solver: bool, tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    spec = write_spec(tmp_path, "unchecked", title="unchecked", body="extends: uno\ndeck-composition: unchecked\n")
     result = _referee("diff", "uno", str(spec), "--timeout", "0.5", *(() if solver else ("--no-solver",)))
     assert result.returncode == 3 and result.stdout.strip().splitlines()[-1].startswith("undecided: uno and")
     assert ("every claim in force gets the same answer from both" in result.stdout) is solver  # no claim reads a deck line
@@ -358,7 +358,7 @@ def test_bad_input_is_one_error_line_and_exit_2(args: tuple[str, ...], message: 
 
 
 def test_an_invalid_spec_file_names_its_line(tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "bad", "extends: uno\noptions:\n  reshuffle: {value: whole-pile}\n")
+    spec = write_spec(tmp_path, "bad", title="bad", body="extends: uno\noptions:\n  reshuffle: {value: whole-pile}\n")
     result = _referee("diff", "uno", str(spec))
     assert result.returncode == 2 and result.stderr.startswith(f"{spec}:6:") and "reshuffle" in result.stderr
 
@@ -385,7 +385,9 @@ def _one_option(draw: st.DrawFn) -> tuple[str, str, str]:
 @given(_one_option())
 def test_any_one_option_changed_is_its_one_difference(tmp_path: Path, case: tuple[str, str, str]) -> None:
     base, name, value = case
-    spec = _spec(tmp_path, "one-option", f"extends: {base}\noptions:\n  {name}: {{value: {value}, rule: play.match}}\n")
+    spec = write_spec(
+        tmp_path, "one-option", title="one-option", body=f"extends: {base}\noptions:\n  {name}: {{value: {value}, rule: play.match}}\n"
+    )
     comparison = _compare(base, spec, timeout=20)
     behaviour = [d.item for d in comparison.behaviour]
     unchanged = str(load_rules(resolve_spec(base, None)).spec.options[name]) == value
@@ -400,11 +402,21 @@ def test_any_one_option_changed_is_its_one_difference(tmp_path: Path, case: tupl
 
 
 def test_an_option_no_card_reads_is_not_in_play(tmp_path: Path) -> None:
-    spec = _spec(tmp_path, "flip-chooser", "extends: uno\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
+    spec = write_spec(
+        tmp_path,
+        "flip-chooser",
+        title="flip-chooser",
+        body="extends: uno\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n",
+    )
     comparison = _compare("uno", spec)
     assert comparison.status is Conclusion.SAME
     assert [(d.item, d.behaviour) for d in comparison.declared] == [("options.flip-colour-chooser", False)]
-    spec = _spec(tmp_path, "flip-chooser-flip", "extends: uno-flip\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n")
+    spec = write_spec(
+        tmp_path,
+        "flip-chooser-flip",
+        title="flip-chooser-flip",
+        body="extends: uno-flip\noptions:\n  flip-colour-chooser: {value: nobody, rule: play.match}\n",
+    )
     assert [d.item for d in _compare("uno-flip", spec).behaviour] == ["options.flip-colour-chooser"]
 
 
@@ -453,6 +465,6 @@ def test_a_claim_alone_makes_the_specs_differ(tmp_path: Path) -> None:
     def one_claim(rules_a: object, rules_b: object, middles: object) -> SolverReport:
         return SolverReport((2,), "2 players", (ClaimDifference("x", "X.", "uno's rulebook", "proved", "refuted", ("deck.official",)),))
 
-    spec = _spec(tmp_path, "unchecked", "extends: uno\ndeck-composition: unchecked\n")
+    spec = write_spec(tmp_path, "unchecked", title="unchecked", body="extends: uno\ndeck-composition: unchecked\n")
     comparison = compare(resolve_spec("uno", None), spec, ("uno", str(spec)), 0.5, solver=one_claim)
     assert comparison.status is Conclusion.DIFFERENT and comparison.unshown == () and comparison.games == ()

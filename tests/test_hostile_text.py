@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -28,14 +28,13 @@ def _raw_control(data: bytes) -> bool:
 
 
 def _spec_with(tmp_path: Path, nasty: str) -> Path:
-    spec = tmp_path / "nasty.yaml"
     summary = json.dumps(f"A rule{nasty} summary")  # a YAML double-quoted scalar holding the control characters
-    spec.write_text(
-        "format: referee-spec/1\nname: nasty\nextends: uno-flip\nrules:\n"
+    return write_spec(
+        tmp_path,
+        "nasty",
+        "extends: uno-flip\nrules:\n"
         f"  - id: game.end\n    summary: {summary}\n    source: {{key: manual, section: Winning}}\n    checks: [game-over]\n",
-        encoding="utf-8",
     )
-    return spec
 
 
 COMMANDS = [

@@ -14,6 +14,8 @@ import pytest
 import referee
 from referee.spec.vocabulary import DISPUTE_SETTINGS
 
+from helpers import write_spec
+
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "scenarios" / "house-rules"
 HEADER = """players Ann Bob Cat
@@ -103,8 +105,7 @@ def test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says(
 ) -> None:
     """adjudicate's message and JSON follow the spec's disputes section, under every setting: who draws (the card's
     player or the challenger), how many (the penalty, or with the extra cards), who plays once they are drawn."""
-    spec = tmp_path / "disputes.yaml"
-    spec.write_text(f"format: referee-spec/1\nname: variant\nextends: uno\ndisputes:\n  {outcome}: {{{key}: {value}}}\n", encoding="utf-8")
+    write_spec(tmp_path, "variant", f"extends: uno\ndisputes:\n  {outcome}: {{{key}: {value}}}\n", file="disputes.yaml")
     # Bob holds red when he plays the Wild Draw Four on red (guilty); later on green, which he lacks (innocent).
     lines = ["Ann plays red-5", "Bob plays wild-draw-four blue", "Cat challenges Bob"]
     if not guilty:
@@ -150,11 +151,10 @@ def test_every_house_scenario_folder_has_both_modes_and_both_table_sizes() -> No
 def test_a_restricted_face_nobody_can_challenge_is_a_bluff_at_once(tmp_path: Path) -> None:
     """Issue 19, point 5: every face with only-without-colour-in-play played while holding the colour in play is a
     bluff (warning unchallenged-bluff), also one that is not challengeable: then it is warned on its own line at once."""
-    spec = tmp_path / "unchallengeable.yaml"
-    spec.write_text(
-        "format: referee-spec/1\nname: unchallengeable\nextends: uno\nkinds:\n"
-        "  wild-draw-four: {effects: [choose-colour, {next-player-draws: 4}, only-without-colour-in-play]}\n",
-        encoding="utf-8",
+    write_spec(
+        tmp_path,
+        "unchallengeable",
+        "extends: uno\nkinds:\n  wild-draw-four: {effects: [choose-colour, {next-player-draws: 4}, only-without-colour-in-play]}\n",
     )
     log = tmp_path / "bluff.log"
     log.write_text(HEADER.format(spec="unchallengeable.yaml") + "Ann plays red-5\nBob plays wild-draw-four green\n", encoding="utf-8")
@@ -171,8 +171,7 @@ def test_a_restricted_face_nobody_can_challenge_is_a_bluff_at_once(tmp_path: Pat
 def test_a_catch_ruling_says_who_draws_as_the_spec_says(tmp_path: Path, draws: str) -> None:
     """The catch setting of ``disputes``: who draws the catch penalty, in adjudicate's JSON and text; the turn does not
     move (no ``then``)."""
-    spec = tmp_path / "catch.yaml"
-    spec.write_text(f"format: referee-spec/1\nname: catch\nextends: uno\ndisputes:\n  catch: {{draws: {draws}}}\n", encoding="utf-8")
+    write_spec(tmp_path, "catch", f"extends: uno\ndisputes:\n  catch: {{draws: {draws}}}\n")
     hands = HEADER.format(spec="catch.yaml").replace(
         "hand Ann red-7 red-0 red-5 blue-3 green-4 yellow-9 red-draw-two",
         "hand Ann red-skip red-skip red-reverse red-reverse red-5 red-7 blue-3",

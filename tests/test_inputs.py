@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -192,8 +192,7 @@ def test_simulate_out_that_is_not_a_folder(out: str) -> None:
 
 
 def test_rules_show_option_values_in_force(tmp_path: Path) -> None:
-    spec = tmp_path / "t300.yaml"
-    spec.write_text("format: referee-spec/1\nname: t300\nextends: uno-flip\noptions:\n  target: {value: 300, rule: game.end}\n")
+    spec = write_spec(tmp_path, "t300", "extends: uno-flip\noptions:\n  target: {value: 300, rule: game.end}\n")
     result = referee("rules", "game.end", "--spec", str(spec))
     assert result.returncode == 0
     first = result.stdout.decode().split("\n")[0]
@@ -201,8 +200,7 @@ def test_rules_show_option_values_in_force(tmp_path: Path) -> None:
 
 
 def test_an_option_error_shows_the_expected_form(tmp_path: Path) -> None:
-    spec = tmp_path / "t200.yaml"
-    spec.write_text("format: referee-spec/1\nname: t200\nextends: uno-flip\noptions:\n  target: 200\n")
+    spec = write_spec(tmp_path, "t200", "extends: uno-flip\noptions:\n  target: 200\n")
     result = referee("rules", "--spec", str(spec))
     assert result.returncode == 2
     expected = f"{spec}:5:11: error: option 'target' must be a mapping, written like {{value: 500, rule: RULE-ID}}"

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -292,8 +292,7 @@ def test_an_observed_game_and_the_line_option(browser: Any, tmp_path: Path) -> N
 
 @pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_long_game_is_small_and_steps_without_lag(browser: Any, tmp_path: Path) -> None:
-    spec = tmp_path / "long-game.yaml"
-    spec.write_text("format: referee-spec/1\nname: long-game\nextends: uno-flip\noptions:\n  target: {value: 2500}\n")
+    spec = write_spec(tmp_path, "long-game", "extends: uno-flip\noptions:\n  target: {value: 2500}\n")
     games = tmp_path / "games"
     simulated = referee("simulate", "--spec", str(spec), "--players", "6", "--seed", "3", "--games", "2", "--out", str(games))
     assert simulated.returncode == 0, simulated.stderr

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import write_spec
+
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "scenarios" / "codes" / "illegal-play.log"
 
@@ -43,8 +45,7 @@ def test_a_second_run_takes_the_rules_from_the_cache_without_yaml(cache: Path) -
 def test_an_edited_base_spec_is_seen_though_the_house_spec_is_unchanged(cache: Path, tmp_path: Path) -> None:
     base = tmp_path / "base.yaml"
     base.write_bytes((ROOT / "specs" / "uno-flip.yaml").read_bytes())
-    house = tmp_path / "house.yaml"
-    house.write_text("format: referee-spec/1\nname: house\nextends: base.yaml\n")
+    house = write_spec(tmp_path, "house", "extends: base.yaml\n")
     assert probe(cache, str(LOG), str(house)) == "True ['illegal-play'] None"
     assert probe(cache, str(LOG), str(house)) == "False ['illegal-play'] None"
     text = base.read_text()
@@ -92,8 +93,7 @@ def test_a_cache_that_cannot_be_written_is_no_error(tmp_path: Path) -> None:
 
 
 def test_an_invalid_spec_is_reported_and_not_cached(cache: Path, tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("format: referee-spec/1\nname: bad\nextends: uno-flip\ntable: {hand-size: 99}\n")
+    bad = write_spec(tmp_path, "bad", "extends: uno-flip\ntable: {hand-size: 99}\n")
     out = probe(cache, str(LOG), str(bad))
     assert out.startswith("True [] ") and "bad.yaml" in out
     assert not list(cache.glob("*.pickle"))

@@ -23,7 +23,7 @@ import pytest
 import referee
 from referee.rules import cache as rules_cache
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -411,7 +411,7 @@ def test_a_spec_in_the_log_folder_tree_and_in_a_spec_path_is_read(tmp_path: Path
 def test_extends_is_confined_to_the_spec_folder_tree(tmp_path: Path, private_file: Path) -> None:
     specs = tmp_path / "specs"
     specs.mkdir()
-    (specs / "house.yaml").write_text("format: referee-spec/1\nname: house\nextends: ../secret/shadow\n")
+    write_spec(specs, "house", "extends: ../secret/shadow\n")
     result = referee_cli("rules", "--spec", str(specs / "house.yaml"))
     assert result.returncode == 2 and b"house.yaml:3:10: error: no spec '../secret/shadow' here" in result.stderr
     assert SECRET.encode() not in result.stdout + result.stderr
@@ -461,8 +461,7 @@ def test_a_cached_spec_whose_base_became_a_pipe_or_a_device_neither_hangs_nor_gr
     cache.mkdir(mode=0o700)
     base = tmp_path / "base.yaml"
     base.write_bytes((ROOT / "specs" / "uno-flip.yaml").read_bytes())
-    house = tmp_path / "house.yaml"
-    house.write_text("format: referee-spec/1\nname: house\nextends: base.yaml\n")
+    house = write_spec(tmp_path, "house", "extends: base.yaml\n")
     env = {"REFEREE_CACHE_DIR": str(cache)}
     assert referee_cli("check", "--spec", str(house), str(VALID), env=env).returncode == 0
     base.unlink()

@@ -11,7 +11,7 @@ from referee.errors import SpecError
 from referee.rules.compiler import compile_spec, load_rules
 from referee.spec.extends import load_spec, shipped_spec_names
 
-from helpers import HANDS_2P, check_text, codes
+from helpers import HANDS_2P, check_text, codes, write_spec
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -106,10 +106,7 @@ def test_oversized_spec(tmp_path: Path) -> None:
 
 
 def test_a_house_rule_changes_behaviour_without_code(tmp_path: Path) -> None:
-    (tmp_path / "mine.yaml").write_text(
-        "format: referee-spec/1\nname: mine\nextends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 3}]\n",
-        encoding="utf-8",
-    )
+    write_spec(tmp_path, "mine", "extends: uno-flip\nkinds:\n  draw-one:\n    effects: [{next-player-draws: 3}]\n")
     log = HANDS_2P + "Ann plays red-draw-one\nBob draws yellow-1/wild yellow-2/teal-8 yellow-3/purple-1\nAnn plays red-1\n"
     assert codes(check_text(log)) == [(8, "bad-penalty")]
     assert check_text(log, spec=tmp_path / "mine.yaml").valid
@@ -153,8 +150,7 @@ def test_effects_that_would_hide_one_another_are_errors(tmp_path: Path, kinds: s
 
 
 def test_a_flip_that_also_skips_is_a_combination_that_loads(tmp_path: Path) -> None:
-    path = tmp_path / "flip-skips.yaml"
-    path.write_text("format: referee-spec/1\nname: flip-skips\nextends: uno-flip\nkinds:\n  flip: {effects: [flip, {skip: 1}]}\n")
+    path = write_spec(tmp_path, "flip-skips", "extends: uno-flip\nkinds:\n  flip: {effects: [flip, {skip: 1}]}\n")
     assert load_spec(path).name == "flip-skips"
 
 
@@ -182,16 +178,13 @@ def test_a_spec_without_disputes_keeps_the_meaning_of_version_1(tmp_path: Path) 
     assert dataclasses.replace(official.guilty, rule="") == DEFAULT_DISPUTES.guilty  # the spec also names the rules cited
     assert dataclasses.replace(official.innocent, rule="") == DEFAULT_DISPUTES.innocent
     assert (official.guilty.rule, official.innocent.rule) == ("challenge.guilty", "challenge.innocent")
-    house = tmp_path / "catcher.yaml"
-    house.write_text("format: referee-spec/1\nname: catcher\nextends: uno-flip\ndisputes:\n  catch: {draws: catcher}\n")
+    house = write_spec(tmp_path, "catcher", "extends: uno-flip\ndisputes:\n  catch: {draws: catcher}\n")
     disputes = load_spec(house).disputes
     assert disputes.catcher_draws and disputes.guilty == official.guilty and disputes.innocent == official.innocent
 
 
 def _house(tmp_path: Path, disputes: str) -> Path:
-    path = tmp_path / "house.yaml"
-    path.write_text(f"format: referee-spec/1\nname: house\nextends: uno-flip\ndisputes:\n  {disputes}\n", encoding="utf-8")
-    return path
+    return write_spec(tmp_path, "house", f"extends: uno-flip\ndisputes:\n  {disputes}\n")
 
 
 def test_the_disputes_section_changes_what_a_ruling_costs(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from referee.commands.cli import execute
 
-from helpers import run_referee
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -129,10 +129,8 @@ def test_standard_input_closed() -> None:
 
 @pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_a_spec_that_cannot_deal_is_a_loader_error_in_every_command(tmp_path: Path) -> None:
-    spec = tmp_path / "big-hands.yaml"
-    spec.write_text(
-        "format: referee-spec/1\nname: big-hands\nextends: uno-flip\n"
-        "table: {min-players: 2, max-players: 4, hand-size: 28, start-side: light}\n"
+    spec = write_spec(
+        tmp_path, "big-hands", "extends: uno-flip\ntable: {min-players: 2, max-players: 4, hand-size: 28, start-side: light}\n"
     )
     expected = f"{spec}:4:8: error: 4 players with 28 cards each and a start card need 113 cards; the deck has 112"
     for command in (["check", str(VALID)], ["adjudicate", str(DISPUTE)], ["explain", f"{VALID}:8"], ["simulate"], ["prove"], ["rules"]):
@@ -141,10 +139,7 @@ def test_a_spec_that_cannot_deal_is_a_loader_error_in_every_command(tmp_path: Pa
 
 
 def test_a_log_naming_an_unplayable_spec(tmp_path: Path) -> None:
-    spec = tmp_path / "many.yaml"
-    spec.write_text(
-        "format: referee-spec/1\nname: many\nextends: uno-flip\ntable: {min-players: 2, max-players: 16, hand-size: 7, start-side: light}\n"
-    )
+    write_spec(tmp_path, "many", "extends: uno-flip\ntable: {min-players: 2, max-players: 16, hand-size: 7, start-side: light}\n")
     log = tmp_path / "game.log"
     log.write_text("players " + " ".join(f"P{i}" for i in range(16)) + "\nspec many.yaml\nround 1\ndealer P0\nshuffle x/y\n")
     result = referee("check", "--format", "json", str(log))
@@ -153,10 +148,7 @@ def test_a_log_naming_an_unplayable_spec(tmp_path: Path) -> None:
 
 
 def test_simulate_outside_the_spec_player_range(tmp_path: Path) -> None:
-    spec = tmp_path / "nine.yaml"
-    spec.write_text(
-        "format: referee-spec/1\nname: nine\nextends: uno-flip\ntable: {min-players: 9, max-players: 10, hand-size: 7, start-side: light}\n"
-    )
+    spec = write_spec(tmp_path, "nine", "extends: uno-flip\ntable: {min-players: 9, max-players: 10, hand-size: 7, start-side: light}\n")
     result = referee("simulate", "--spec", str(spec), "--players", "2")
     assert result.returncode == 2 and result.stderr.decode().startswith("error: spec nine is for 9 to 10 players, not 2")
     result = referee("prove", "--spec", str(spec), "--players", "2")
@@ -164,14 +156,11 @@ def test_simulate_outside_the_spec_player_range(tmp_path: Path) -> None:
 
 
 def test_numbers_a_spec_gives_must_fit_the_log_format(tmp_path: Path) -> None:
-    spec = tmp_path / "rich.yaml"
-    spec.write_text("format: referee-spec/1\nname: rich\nextends: uno-flip\nkinds:\n  wild: {points: 999999}\n")
+    spec = write_spec(tmp_path, "rich", "extends: uno-flip\nkinds:\n  wild: {points: 999999}\n")
     result = referee("rules", "--spec", str(spec))
     assert result.returncode == 2 and "more than a log's score (999999) can state" in result.stderr.decode()
     # The largest points that fit: every simulated game checks clean under its own spec.
-    spec.write_text(
-        "format: referee-spec/1\nname: rich\nextends: uno-flip\nkinds:\n  wild: {points: 60000}\n  wild-draw-two: {points: 60000}\n"
-    )
+    write_spec(tmp_path, "rich", "extends: uno-flip\nkinds:\n  wild: {points: 60000}\n  wild-draw-two: {points: 60000}\n")
     out = tmp_path / "games"
     assert referee("simulate", "--spec", str(spec), "--games", "4", "--out", str(out)).returncode == 0
     assert referee("check", "--spec-path", str(tmp_path), str(out)).returncode == 0

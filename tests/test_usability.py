@@ -14,23 +14,17 @@ import pytest
 
 from referee.commands.cli import execute as run
 
-from helpers import check_text
+from helpers import check_text, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 BOTS = ROOT / "examples" / "bots"
 
 
-def _spec(folder: Path, name: str, body: str) -> Path:
-    spec = folder / f"{name}.yaml"
-    spec.write_text(f"format: referee-spec/1\nname: {name}\n{body}", encoding="utf-8")
-    return spec
-
-
 @pytest.mark.parametrize("switch", ["seven-swaps", "zero-rotates", "jump-in", "draw-until-playable"])
 def test_a_house_switch_in_the_short_form_cites_the_shipped_rule(tmp_path: Path, capsys: pytest.CaptureFixture[str], switch: str) -> None:
     """Point 10: {value: true} alone, as docs/spec-language.md says a house spec may write it."""
-    spec = _spec(tmp_path, "short", f"extends: uno\noptions:\n  {switch}: {{value: true}}\n")
+    spec = write_spec(tmp_path, "short", f"extends: uno\noptions:\n  {switch}: {{value: true}}\n")
     assert run(["rules", "--spec", str(spec), f"house.{switch}", "--no-cache"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"house.{switch}: House rule - ")
@@ -39,7 +33,7 @@ def test_a_house_switch_in_the_short_form_cites_the_shipped_rule(tmp_path: Path,
 
 
 def test_a_short_form_switch_proves_once_declared(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = _spec(tmp_path, "seven", "extends: uno\noptions:\n  seven-swaps: {value: true}\n")
+    spec = write_spec(tmp_path, "seven", "extends: uno\noptions:\n  seven-swaps: {value: true}\n")
     assert run(["prove", "--spec", str(spec), "--declare", "--no-cache", "--players", "3"]) == 1
     block = "\n".join(line for line in capsys.readouterr().out.splitlines() if not line.startswith("#"))
     assert "option: {seven-swaps: true}" in block
@@ -52,13 +46,13 @@ def test_a_short_form_switch_keeps_a_rule_the_spec_defines_itself(tmp_path: Path
         "extends: uno\noptions:\n  jump-in: {value: true}\nrules:\n  - id: house.jump-in\n    summary: Our own words.\n"
         "    source: {key: classic, section: Rulings (playing)}\n    options: [jump-in]\n    checks: [jump-in]\n"
     )
-    spec = _spec(tmp_path, "own", body)
+    spec = write_spec(tmp_path, "own", body)
     assert run(["rules", "--spec", str(spec), "house.jump-in", "--no-cache"]) == 0
     assert capsys.readouterr().out.startswith("house.jump-in: Our own words.")
 
 
 def test_an_unknown_stacking_kind_is_said_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = _spec(tmp_path, "typo", "extends: uno\noptions:\n  stacking: {value: [draw-too]}\n")
+    spec = write_spec(tmp_path, "typo", "extends: uno\noptions:\n  stacking: {value: [draw-too]}\n")
     assert run(["rules", "--spec", str(spec), "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert err.count("unknown kind 'draw-too'") == 1 and "(did you mean 'draw-two'?)" in err
@@ -69,7 +63,7 @@ def test_a_rule_replaced_without_its_checks_says_which_check_is_left(tmp_path: P
         "extends: uno\nrules:\n  - id: penalty.no-stacking\n    summary: No stacking.\n"
         "    source: {key: classic, section: Rulings (playing)}\n    checks: []\n"
     )
-    assert run(["rules", "--spec", str(_spec(tmp_path, "bare", body)), "--no-cache"]) == 2
+    assert run(["rules", "--spec", str(write_spec(tmp_path, "bare", body)), "--no-cache"]) == 2
     assert "no rule governs the check 'penalty-owed': add it to one rule's checks" in capsys.readouterr().err
 
 
@@ -92,7 +86,7 @@ def test_an_unknown_source_key_lists_the_known_ones(tmp_path: Path, capsys: pyte
         "extends: uno\nrules:\n  - id: penalty.no-stacking\n    summary: x.\n"
         "    source: {key: clasic, section: Rulings}\n    checks: [penalty-owed]\n"
     )
-    assert run(["rules", "--spec", str(_spec(tmp_path, "src", body)), "--no-cache"]) == 2
+    assert run(["rules", "--spec", str(write_spec(tmp_path, "src", body)), "--no-cache"]) == 2
     assert "cites unknown source 'clasic' (did you mean 'classic'?) (sources: classic, log-format, rulings)" in capsys.readouterr().err
 
 
@@ -167,8 +161,8 @@ def test_simulate_and_play_write_a_folder_that_checks_from_anywhere(tmp_path: Pa
     """Point 12: a spec file (extending another of its folder) is copied beside the games; the logs name the copy."""
     house = tmp_path / "house" / "sub"
     house.mkdir(parents=True)
-    _spec(house, "base", "extends: uno\noptions:\n  target: {value: 100}\n")
-    top = _spec(house, "top", "extends: base.yaml\n")
+    write_spec(house, "base", "extends: uno\noptions:\n  target: {value: 100}\n")
+    top = write_spec(house, "top", "extends: base.yaml\n")
     games = tmp_path / "games"
     assert run(["simulate", "--spec", str(top), "--players", "3", "--games", "2", "--out", str(games)]) == 0
     assert sorted(path.name for path in (games / "specs").iterdir()) == ["base.yaml", "top.yaml"]
