@@ -159,3 +159,54 @@ def test_every_verb_and_keyword_has_its_reader() -> None:
 
     assert set(log_reader._VERB_LINES) == log_reader.VERBS
     assert set(log_reader._KEYWORD_LINES) | log_reader.HEADER_KEYWORDS | {"uno"} == log_reader.KEYWORDS
+
+
+# A line of each kind with a word too many (or too few), and where it goes: after the hands, or in the header.
+WRONG_ARITY = {
+    "SpecName": ("spec uno-flip extra", "header"),
+    "Target": ("target 500 points", "header"),
+    "Round": ("round", "events"),
+    "Dealer": ("dealer Ann Bob", "round"),
+    "Hand": ("hand", "dealer"),
+    "Public": ("public now", "dealer"),
+    "Start": ("start red-9/purple-5 red-1/pink-3", "hands"),
+    "Shows": ("shows", "events"),
+    "Play": ("Ann plays red-1 red green", "events"),
+    "Pass": ("Ann passes now", "events"),
+    "Choose": ("Ann chooses", "events"),
+    "Call": ("Ann calls", "events"),
+    "Catch": ("Ann catches", "events"),
+    "Challenge": ("Ann challenges Bob Bob", "events"),
+    "Swap": ("Ann swaps", "events"),
+    "Score": ("Ann scores", "events"),
+}
+
+
+@pytest.mark.parametrize("record", sorted(WRONG_ARITY))
+def test_a_line_of_the_wrong_length_is_told_its_kinds_form(record: str) -> None:
+    """The reader quotes each kind's grammar from its one definition (``EventKind.form``)."""
+    from referee.log import events as ev
+
+    kind = ev.KINDS[getattr(ev, record)]
+    line, where = WRONG_ARITY[record]
+    header, rest = HANDS_2P.split("round 1\n")
+    prefix = {
+        "header": "players Ann Bob\n",
+        "round": header + "round 1\n",
+        "dealer": header + "round 1\ndealer Bob\n",
+        "hands": HANDS_2P.rsplit("start", 1)[0],
+        "events": HANDS_2P,
+    }[where]
+    verdict = check_text(prefix + line + "\n")
+    number = prefix.count("\n") + 1
+    assert (number, "syntax") in codes(verdict)
+    messages = [error.message for error in verdict.errors if error.line == number]
+    assert f"wrong number of words: the line is '{kind.form}'" in messages, messages
+
+
+def test_every_kind_states_its_form_beginning_with_its_word() -> None:
+    from referee.log import events as ev
+
+    for kind in ev.KINDS.values():
+        words = kind.form.split()
+        assert words and kind.keyword in (words[0], words[1] if len(words) > 1 else ""), kind

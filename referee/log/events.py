@@ -448,9 +448,10 @@ class EventKind:
     (the engine checks each is one), the check ``explain`` cites for it, whether it is a move of a round (what
     ``Move.parse`` accepts and ``legal_moves`` lists), how it is written back (``text``), where ``explain`` lists it
     among a player's alternatives (``order``), how the environment numbers it (``action``; None: the table makes
-    it, not an agent) and the house option it exists under (``option``, a switch of the spec's vocabulary). The
-    writer, the moves, the engine, the explainer and the environment read it here; the reader holds each line's
-    grammar, the engine how it applies it."""
+    it, not an agent), the house option it exists under (``option``, a switch of the spec's vocabulary) and its line's
+    grammar as the log format writes it (``form``: a public round's draw is a kind of its own, ``DrawCount``). The
+    writer, the moves, the engine, the explainer, the environment and the reader's messages read it here; the reader
+    holds how each line's words are told apart, the engine how it applies it."""
 
     record: type
     keyword: str
@@ -461,6 +462,7 @@ class EventKind:
     order: int = 0
     action: Action | None = None
     option: str | None = None
+    form: str = ""
 
 
 # The verbs as plain strings, for the lines written below.
@@ -480,16 +482,24 @@ _SCORES: Final = Verb.SCORES.value
 KINDS: dict[type, EventKind] = {
     kind.record: kind
     for kind in (
-        EventKind(Players, "players", (), Check.PLAYERS, False, lambda event: "players " + " ".join(event.names)),
-        EventKind(SpecName, "spec", (), Check.SYNTAX, False, lambda event: f"spec {event.name}"),
-        EventKind(Deck, "deck", (), Check.DECK, False, lambda event: "deck " + " ".join(event.cards)),
-        EventKind(Target, "target", (), Check.GAME_OVER, False, lambda event: f"target {event.points}"),
-        EventKind(Round, "round", (), Check.ROUND_ORDER, False, lambda event: f"round {event.number}"),
-        EventKind(Dealer, "dealer", ("player",), Check.DEALER, False, lambda event: f"dealer {event.player}"),
-        EventKind(Shuffle, "shuffle", (), Check.SHUFFLE, False, lambda event: "shuffle " + " ".join(event.cards)),
-        EventKind(Hand, "hand", ("player",), Check.HANDS, False, lambda event: f"hand {event.player} " + " ".join(event.cards)),
-        EventKind(Public, "public", (), Check.TURN, False, lambda event: "public"),
-        EventKind(Start, "start", (), Check.START_CARD, False, lambda event: f"start {event.card}"),
+        EventKind(Players, "players", (), Check.PLAYERS, False, lambda event: "players " + " ".join(event.names), form="players P1 ... Pn"),
+        EventKind(SpecName, "spec", (), Check.SYNTAX, False, lambda event: f"spec {event.name}", form="spec NAME"),
+        EventKind(Deck, "deck", (), Check.DECK, False, lambda event: "deck " + " ".join(event.cards), form="deck C1 ..."),
+        EventKind(Target, "target", (), Check.GAME_OVER, False, lambda event: f"target {event.points}", form="target N"),
+        EventKind(Round, "round", (), Check.ROUND_ORDER, False, lambda event: f"round {event.number}", form="round N"),
+        EventKind(Dealer, "dealer", ("player",), Check.DEALER, False, lambda event: f"dealer {event.player}", form="dealer P"),
+        EventKind(Shuffle, "shuffle", (), Check.SHUFFLE, False, lambda event: "shuffle " + " ".join(event.cards), form="shuffle C1 ..."),
+        EventKind(
+            Hand,
+            "hand",
+            ("player",),
+            Check.HANDS,
+            False,
+            lambda event: f"hand {event.player} " + " ".join(event.cards),
+            form="hand P C1 ... C7",
+        ),
+        EventKind(Public, "public", (), Check.TURN, False, lambda event: "public", form="public"),
+        EventKind(Start, "start", (), Check.START_CARD, False, lambda event: f"start {event.card}", form="start C"),
         EventKind(
             Play,
             Verb.PLAYS.value,
@@ -499,6 +509,7 @@ KINDS: dict[type, EventKind] = {
             lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
             0,
             Action.CARD,
+            form="P plays CARD [COLOUR]",
         ),
         EventKind(
             Draw,
@@ -509,10 +520,37 @@ KINDS: dict[type, EventKind] = {
             lambda event: f"{event.player} {_DRAWS}" + _cards(event.cards),
             1,
             Action.ONE,
+            form="P draws [CARD ...]",
         ),
-        EventKind(DrawCount, Verb.DRAWS.value, ("player",), Check.TURN, False, lambda event: f"{event.player} {_DRAWS} {event.count}"),
-        EventKind(Shows, "shows", ("player",), Check.TURN, False, lambda event: f"shows {event.player}" + _cards(event.faces)),
-        EventKind(Pass, Verb.PASSES.value, ("player",), Check.PASS, True, lambda event: f"{event.player} {_PASSES}", 2, Action.ONE),
+        EventKind(
+            DrawCount,
+            Verb.DRAWS.value,
+            ("player",),
+            Check.TURN,
+            False,
+            lambda event: f"{event.player} {_DRAWS} {event.count}",
+            form="P draws N",
+        ),
+        EventKind(
+            Shows,
+            "shows",
+            ("player",),
+            Check.TURN,
+            False,
+            lambda event: f"shows {event.player}" + _cards(event.faces),
+            form="shows P FACE ...",
+        ),
+        EventKind(
+            Pass,
+            Verb.PASSES.value,
+            ("player",),
+            Check.PASS,
+            True,
+            lambda event: f"{event.player} {_PASSES}",
+            2,
+            Action.ONE,
+            form="P passes",
+        ),
         EventKind(
             Choose,
             Verb.CHOOSES.value,
@@ -522,6 +560,7 @@ KINDS: dict[type, EventKind] = {
             lambda event: f"{event.player} {_CHOOSES} {event.colour}",
             3,
             Action.COLOUR,
+            form="P chooses COLOUR",
         ),
         EventKind(
             Catch,
@@ -532,6 +571,7 @@ KINDS: dict[type, EventKind] = {
             lambda event: f"{event.player} {_CATCHES} {event.target}",
             5,
             Action.SEAT,
+            form="P catches Q",
         ),
         EventKind(
             Challenge,
@@ -542,8 +582,19 @@ KINDS: dict[type, EventKind] = {
             lambda event: f"{event.player} {_CHALLENGES} {event.target}",
             5,
             Action.ONE,
+            form="P challenges Q",
         ),
-        EventKind(Call, Verb.CALLS.value, ("player",), Check.CALL, True, lambda event: f"{event.player} {_CALLS} uno", 4, Action.ONE),
+        EventKind(
+            Call,
+            Verb.CALLS.value,
+            ("player",),
+            Check.CALL,
+            True,
+            lambda event: f"{event.player} {_CALLS} uno",
+            4,
+            Action.ONE,
+            form="P calls uno",
+        ),
         EventKind(
             Swap,
             Verb.SWAPS.value,
@@ -554,9 +605,28 @@ KINDS: dict[type, EventKind] = {
             5,
             Action.SEAT,
             "seven-swaps",
+            form="P swaps Q",
         ),
-        EventKind(Score, Verb.SCORES.value, ("player",), Check.SCORE, True, lambda event: f"{event.player} {_SCORES} {event.points}", 7),
-        EventKind(Reshuffle, "reshuffle", (), Check.RESHUFFLE, True, lambda event: "reshuffle" + _cards(event.cards), 6),
+        EventKind(
+            Score,
+            Verb.SCORES.value,
+            ("player",),
+            Check.SCORE,
+            True,
+            lambda event: f"{event.player} {_SCORES} {event.points}",
+            7,
+            form="P scores N",
+        ),
+        EventKind(
+            Reshuffle,
+            "reshuffle",
+            (),
+            Check.RESHUFFLE,
+            True,
+            lambda event: "reshuffle" + _cards(event.cards),
+            6,
+            form="reshuffle [CARD ...]",
+        ),
     )
 }
 MOVES: tuple[type, ...] = tuple(kind.record for kind in KINDS.values() if kind.move)

@@ -25,9 +25,9 @@ MAX_SYNTAX_ERRORS = 1000
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
 VERBS = frozenset(verb.value for verb in ev.Verb)
 _PLAYS: Final = ev.Verb.PLAYS.value  # the hot path compares with a plain string
-KEYWORDS = frozenset(
-    {"players", "spec", "deck", "target", "round", "dealer", "shuffle", "hand", "public", "start", "reshuffle", "shows", "uno"}
-)
+# The words that start a line (every kind's keyword that is not a player's verb), and "uno", which no line starts with
+# and no player is called.
+KEYWORDS = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.keyword not in VERBS) | {"uno"}
 RESERVED = KEYWORDS | VERBS | COLOURS
 HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
 
@@ -304,14 +304,14 @@ class LogReader:
             return ev.Players(line, names)
         if keyword == "spec":
             if len(args) != 1:
-                return self._arity(line, "spec NAME")
+                return self._arity(line, ev.SpecName)
             self._spec_name = args[0]
             return ev.SpecName(line, args[0])
         if keyword == "deck":
             self._deck = (line, args)  # read once the header has said which game it is
             return None
         if len(args) != 1:
-            return self._arity(line, "target N")
+            return self._arity(line, ev.Target)
         if not _POSITIVE.fullmatch(args[0]):
             self._error(line, f"target must be a whole number of at least 1, written plainly, not '{_show(args[0])}'")
             return None
@@ -326,7 +326,7 @@ class LogReader:
         self._state = _ROUND
         self._public = False
         if len(args) != 1:
-            return self._arity(line, "round N")
+            return self._arity(line, ev.Round)
         if not _POSITIVE.fullmatch(args[0]):
             self._error(line, f"a round number is a whole number of at least 1, not '{_show(args[0])}'")
             return None
@@ -337,7 +337,7 @@ class LogReader:
             return self._misplaced(line, "dealer", "right after its 'round' line")
         self._state = _DEALER
         if len(args) != 1:
-            return self._arity(line, "dealer P")
+            return self._arity(line, ev.Dealer)
         return ev.Dealer(line, args[0]) if self._check_name(line, args[0]) else None
 
     def _shuffle_line(self, line: int, args: list[str]) -> ev.Event | None:
@@ -354,7 +354,7 @@ class LogReader:
             return self._misplaced(line, "hand", "after the 'dealer' line, before 'start'")
         self._state = _HANDS
         if not args:
-            return self._arity(line, "hand P C1 ... C7")
+            return self._arity(line, ev.Hand)
         if not self._check_name(line, args[0]):
             return None
         cards = self._cards(line, args[1:])
@@ -366,14 +366,14 @@ class LogReader:
         self._state = _HANDS
         self._public = True
         if args:
-            return self._arity(line, "public")
+            return self._arity(line, ev.Public)
         return ev.Public(line)
 
     def _shows_line(self, line: int, args: list[str]) -> ev.Event | None:
         if not self._in_events(line, "shows"):
             return None
         if not args:
-            return self._arity(line, "shows P FACE ...")
+            return self._arity(line, ev.Shows)
         if not self._check_name(line, args[0]):
             return None
         faces = self._faces(line, args[1:])
@@ -384,7 +384,7 @@ class LogReader:
             return self._misplaced(line, "start", "after the 'hand' lines")
         self._state = _STARTS
         if len(args) != 1:
-            return self._arity(line, "start C")
+            return self._arity(line, ev.Start)
         cards = self._cards(line, args)
         return ev.Start(line, cards[0]) if cards is not None else None
 
@@ -443,7 +443,7 @@ class LogReader:
 
     def _plays_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if len(args) not in (1, 2):
-            return self._arity(line, "P plays CARD [COLOUR]")
+            return self._arity(line, ev.Play)
         card = args[0].lower()
         if self._public and "/" in card:
             self._error(line, f"'{_show(args[0])}' is a physical card: a public round's play names the face in play")
@@ -471,18 +471,18 @@ class LogReader:
             return ev.Draw(line, player, ())
         if len(args) != 1 or not _POSITIVE.fullmatch(args[0]):
             if len(args) == 1 and args[0] == "0":
-                self._error(line, "a public draw is of at least 1 card: 'P draws N' (a bare 'P draws' when nothing is left)")
+                self._error(line, f"a public draw is of at least 1 card: '{_DRAW_COUNT}' (a bare 'P draws' when nothing is left)")
             else:
-                self._error(line, f"a public round's draw is a count, not cards: 'P draws N', not '{_show(' '.join(args))}'")
+                self._error(line, f"a public round's draw is a count, not cards: '{_DRAW_COUNT}', not '{_show(' '.join(args))}'")
             return None
         return ev.DrawCount(line, player, int(args[0]))
 
     def _passes_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
-        return ev.Pass(line, player) if not args else self._arity(line, "P passes")
+        return ev.Pass(line, player) if not args else self._arity(line, ev.Pass)
 
     def _chooses_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if len(args) != 1:
-            return self._arity(line, "P chooses COLOUR")
+            return self._arity(line, ev.Choose)
         colour = args[0].lower()
         if colour not in self._colours:
             self._error(line, f"'{_show(args[0])}' is not a colour")
@@ -494,24 +494,21 @@ class LogReader:
             self._error(line, f"'{_show(args[0])}' is written 'uno': the line is 'P calls uno'")
             return None
         if len(args) != 1 or args[0].lower() != "uno":
-            return self._arity(line, "P calls uno")
+            return self._arity(line, ev.Call)
         return ev.Call(line, player)
 
     def _names_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         """``P catches Q``, ``P challenges Q``, ``P swaps Q``: a verb and the player it is aimed at."""
+        record = _AIMED[verb]
         if len(args) != 1:
-            return self._arity(line, f"P {verb} Q")
+            return self._arity(line, record)
         if not self._check_name(line, args[0]):
             return None
-        if verb == ev.Verb.CATCHES:
-            return ev.Catch(line, player, args[0])
-        if verb == ev.Verb.SWAPS:
-            return ev.Swap(line, player, args[0])
-        return ev.Challenge(line, player, args[0])
+        return record(line, player, args[0])  # type: ignore[no-any-return]
 
     def _scores_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if len(args) != 1:
-            return self._arity(line, "P scores N")
+            return self._arity(line, ev.Score)
         if not _NATURAL.fullmatch(args[0]):
             self._error(line, f"points must be a whole number written plainly, not '{_show(args[0])}'")
             return None
@@ -558,8 +555,9 @@ class LogReader:
             faces.append(face)
         return tuple(faces)
 
-    def _arity(self, line: int, form: str) -> ev.Event | None:
-        self._error(line, f"wrong number of words: the line is '{form}'")
+    def _arity(self, line: int, record: type) -> ev.Event | None:
+        """Too few or too many words: the line's form, as its kind states it (``EventKind.form``)."""
+        self._error(line, f"wrong number of words: the line is '{ev.KINDS[record].form}'")
         return None
 
     def _misplaced(self, line: int, what: str, where: str) -> ev.Event | None:
@@ -583,6 +581,9 @@ _VERB_LINES: dict[str, Callable[[LogReader, int, str, str, list[str]], ev.Event 
     ev.Verb.SWAPS: LogReader._names_line,
     ev.Verb.SCORES: LogReader._scores_line,
 }
+# The kinds of line a verb aims at a player with (``LogReader._names_line``).
+_AIMED: dict[str, type] = {ev.Verb.CATCHES: ev.Catch, ev.Verb.CHALLENGES: ev.Challenge, ev.Verb.SWAPS: ev.Swap}
+_DRAW_COUNT = ev.KINDS[ev.DrawCount].form
 # Each keyword line's reader (``LogReader._keyword_line``), the header's excepted.
 _KEYWORD_LINES: dict[str, Callable[[LogReader, int, list[str]], ev.Event | None]] = {
     "round": LogReader._round_line,
