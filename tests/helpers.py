@@ -42,6 +42,9 @@ def codes(verdict: FileVerdict) -> list[tuple[int, str]]:
     return [(error.line, error.code) for error in verdict.errors]
 
 
+REFEREE = (sys.executable, "-m", "referee")  # the referee command as a user runs it, for a test that drives the process itself
+
+
 def run_referee(
     *args: str | bytes,
     text: bool = False,
@@ -55,5 +58,5 @@ def run_referee(
     bytes to write to it, or a file it reads; ``env`` is added to this process's environment."""
     feed = {"input": stdin.decode() if text else stdin} if isinstance(stdin, bytes) else {"stdin": stdin} if stdin is not None else {}
     environment = {**os.environ, **env} if env is not None else None
-    command = [sys.executable, "-m", "referee", *args]
+    command = [*REFEREE, *args]
     return subprocess.run(command, capture_output=True, text=text, timeout=timeout, cwd=cwd, env=environment, **feed, **extra)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+from helpers import run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -19,18 +19,12 @@ def scenario_logs() -> list[Path]:
 
 def run_check(log: Path) -> tuple[int, dict]:  # type: ignore[type-arg]
     """Run the real CLI on one scenario, from its folder, as JSON."""
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--format", "json", log.name],
-        cwd=log.parent,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    completed = run_referee("check", "--format", "json", log.name, cwd=log.parent, text=True, timeout=120)
     return completed.returncode, json.loads(completed.stdout)
 
 
 def run_cli(*args: str, cwd: Path) -> tuple[int, str]:
-    completed = subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    completed = run_referee(*args, cwd=cwd, text=True, timeout=120)
     return completed.returncode, completed.stdout
 
 

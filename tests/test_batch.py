@@ -18,7 +18,7 @@ import pytest
 from referee.checking.report import render_json, stream_json
 from referee.verdicts import Code, Diagnostic, FileVerdict
 
-from helpers import run_referee
+from helpers import REFEREE, run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -174,7 +174,7 @@ def _run_on_a_terminal(arguments: list[str], out_file: Path) -> tuple[int, bytes
     leader, follower = pty.openpty()
     with out_file.open("wb") as sink:
         environment = {**os.environ, "REFEREE_PROGRESS_AFTER": "0"}
-        process = subprocess.Popen([sys.executable, "-m", "referee", *arguments], stdout=sink, stderr=follower, env=environment)
+        process = subprocess.Popen([*REFEREE, *arguments], stdout=sink, stderr=follower, env=environment)
     os.close(follower)
     seen = b""
     while True:
@@ -217,7 +217,7 @@ def _children(pid: int) -> set[int]:
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_ctrl_c_stops_the_workers_and_exits_130(many: Path) -> None:
-    arguments = [sys.executable, "-m", "referee", "check", "-j", "2", str(many)]
+    arguments = [*REFEREE, "check", "-j", "2", str(many)]
     process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     workers: set[int] = set()

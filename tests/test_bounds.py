@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from helpers import run_referee
+from helpers import REFEREE, run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 VALID = ROOT / "scenarios" / "rulings" / "r04-start-number.log"
@@ -49,7 +49,7 @@ def test_a_spec_asking_for_millions_of_cards_is_refused_before_any_is_made(tmp_p
         resource.setrlimit(resource.RLIMIT_AS, (600 << 20, 600 << 20))
 
     started = time.monotonic()
-    command = [sys.executable, "-m", "referee", "rules", "--spec", str(spec)]
+    command = [*REFEREE, "rules", "--spec", str(spec)]
     result = subprocess.run(command, capture_output=True, preexec_fn=limit, timeout=60)
     assert result.returncode == 2 and said in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
     assert time.monotonic() - started < 10
@@ -95,7 +95,7 @@ def test_under_any_memory_limit_a_check_is_a_result_or_one_line(megabytes: int) 
         resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
 
     log = ROOT / "scenarios" / "games" / "game-full-4p.log"
-    result = subprocess.run([sys.executable, "-m", "referee", "check", str(log)], capture_output=True, preexec_fn=limit, timeout=120)
+    result = subprocess.run([*REFEREE, "check", str(log)], capture_output=True, preexec_fn=limit, timeout=120)
     if result.returncode != 0:
         assert result.returncode == 2, result.stderr[-2000:]
         assert result.stderr == b"error: out of memory (a limit on this process, or an input too large for it)\n", result.stderr[-2000:]

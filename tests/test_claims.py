@@ -31,7 +31,7 @@ from referee.proof.prove import deck_size, prove_spec
 from referee.rules.compiler import load_rules
 from referee.verdicts import Diagnostic
 
-from helpers import write_spec
+from helpers import REFEREE, run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = sorted((ROOT / "tests" / "broken_specs").rglob("*.yaml"))  # classic UNO's in broken_specs/classic/
@@ -134,9 +134,7 @@ def _broken(spec: Path, tmp_path: Path) -> None:
             continue
         log = tmp_path / f"{outcome.id}.log"
         log.write_text(outcome.counterexample, encoding="utf-8")
-        checked = subprocess.run(
-            [sys.executable, "-m", "referee", "check", "--spec", str(spec), str(log)], capture_output=True, text=True, timeout=120
-        )
+        checked = run_referee("check", "--spec", str(spec), str(log), text=True, timeout=120)
         if outcome.id == "table.players":  # a table the rulebook allows turned away, or one it does not allow accepted
             turned_away = "turns the table away" in outcome.counterexample
             assert (checked.returncode == 1 and ":3: bad-setup" in checked.stdout) if turned_away else checked.returncode == 0
@@ -229,7 +227,7 @@ def test_prove_lists_claims_in_text_json_and_junit(tmp_path: Path) -> None:
 
     junit = tmp_path / "proofs.xml"
     broken = str(ROOT / "tests" / "broken_specs" / "skip-everyone-skips-one.yaml")
-    args = [sys.executable, "-m", "referee", "prove", "--spec", broken, "--players", "3", "--format", "json", "--junit", str(junit)]
+    args = [*REFEREE, "prove", "--spec", broken, "--players", "3", "--format", "json", "--junit", str(junit)]
     completed = subprocess.run(args, capture_output=True, text=True, timeout=300)
     assert completed.returncode == 1
     (result,) = json.loads(completed.stdout)["specs"]
@@ -263,7 +261,7 @@ def test_a_new_game_without_claims_is_said_to_have_none(tmp_path: Path) -> None:
     text = (ROOT / "specs" / "uno-flip.yaml").read_text(encoding="utf-8").replace("\ngame: uno-flip\n", "\ngame: my-game\n", 1)
     spec = tmp_path / "my-game.yaml"
     spec.write_text(text.replace("name: uno-flip", "name: my-game", 1), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "referee", "prove", "--spec", str(spec)], capture_output=True, text=True, timeout=300)
+    result = run_referee("prove", "--spec", str(spec), text=True, timeout=300)
     assert result.returncode == 0
     assert "claims: none: game 'my-game' has no claims file (specs/claims/my-game.yml); only the invariants were proved" in result.stdout
 
@@ -369,7 +367,6 @@ def test_each_claim_form_is_one_module_that_ends_with_its_form() -> None:
 def test_reading_and_showing_claims_loads_no_solver() -> None:
     """Issue 40: ``referee rules --claims`` (and the library's reading of claims) imports no z3; asking a question does."""
     import subprocess
-    import sys
 
     script = (
         "import sys\n"

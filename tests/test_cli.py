@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run_referee, write_spec
+from helpers import REFEREE, run_referee, write_spec
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -106,7 +106,7 @@ def test_simulate_is_reproducible() -> None:
 
 def test_broken_pipe_is_quiet() -> None:
     with subprocess.Popen(
-        [sys.executable, "-m", "referee", "simulate", "--players", "4", "--games", "20"],
+        [*REFEREE, "simulate", "--players", "4", "--games", "20"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     ) as process:
@@ -132,6 +132,6 @@ def test_referee_alone_prints_the_usage_as_text() -> None:
 
 def test_a_misspelt_rule_id_gets_the_one_did_you_mean() -> None:
     """``referee rules`` suggests near rule ids the way every other misspelling is answered (errors.did_you_mean)."""
-    result = subprocess.run([sys.executable, "-m", "referee", "rules", "game.endd"], capture_output=True, text=True, timeout=60)
+    result = run_referee("rules", "game.endd", text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.splitlines()[0] == "error: spec uno-flip has no rule 'game.endd' (did you mean 'game.end'?)"

@@ -18,6 +18,8 @@ from referee.spec import model as spec_model
 from referee.spec import vocabulary as spec_vocabulary
 from referee.verdicts import ERROR_CODES, WARNING_CODES
 
+from helpers import run_referee
+
 DOCS = ROOT / "docs"
 EXAMPLES = [example for document in DOCUMENTS for example in examples(document)]
 
@@ -84,7 +86,7 @@ def test_every_spec_key_and_value_is_documented() -> None:
 
 
 def _cli_json(*args: str, cwd: Path = SCENARIOS) -> Any:
-    completed = subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, capture_output=True, timeout=300)
+    completed = run_referee(*args, cwd=cwd, timeout=300)
     return json.loads(completed.stdout)
 
 

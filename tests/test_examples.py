@@ -3,24 +3,18 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from helpers import run_referee
 
 EXAMPLES = Path(__file__).resolve().parent / "data" / "examples"
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.log")))
 def test_example_report(name: str) -> None:
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--format", "json", f"{name}.log"],
-        cwd=EXAMPLES,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    completed = run_referee("check", "--format", "json", f"{name}.log", cwd=EXAMPLES, text=True, timeout=120)
     assert completed.returncode == 0
     (got,) = json.loads(completed.stdout)["files"]
     (want,) = json.loads((EXAMPLES / f"{name}.json").read_text())["files"]

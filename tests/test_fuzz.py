@@ -28,6 +28,8 @@ from referee.rules.compiler import load_rules
 from referee.spec.loader import load_text
 from referee.spec.reader import build_spec
 
+from helpers import REFEREE
+
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = ROOT / "specs"
 SCENARIOS = ROOT / "scenarios"
@@ -241,10 +243,9 @@ def test_fuzz_command_lines_long(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def _interrupt(command: list[str], delay: float, folder: Path) -> None:
     import signal
     import subprocess
-    import sys
     import time
 
-    line = [sys.executable, "-m", "referee", *command]
+    line = [*REFEREE, *command]
     process = subprocess.Popen(line, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(delay)
     if process.poll() is not None:  # finished before the signal came: nothing to judge

@@ -21,6 +21,8 @@ import referee
 from referee.engine.moves import Move, MoveError
 from referee.errors import IllegalMove
 
+from helpers import REFEREE
+
 ROOT = Path(__file__).resolve().parent.parent
 # Examples per property: the quick tier's; REFEREE_API_EXAMPLES raises it (the slow tier of .ci/run sets 300).
 EXAMPLES = int(os.environ.get("REFEREE_API_EXAMPLES", "25"))
@@ -242,9 +244,7 @@ def test_moves_parse_and_print_back() -> None:
 def test_check_returns_the_json_entry_of_the_command() -> None:
     log = ROOT / "scenarios" / "codes" / "illegal-play.log"
     report = referee.check(log)
-    command = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--format", "json", log.name], cwd=log.parent, capture_output=True, text=True
-    )
+    command = subprocess.run([*REFEREE, "check", "--format", "json", log.name], cwd=log.parent, capture_output=True, text=True)
     (entry,) = json.loads(command.stdout)["files"]
     assert not report.valid and report.errors[0].code == "illegal-play"
     assert {**report.to_json(), "path": log.name} == entry

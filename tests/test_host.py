@@ -15,7 +15,7 @@ import pytest
 
 from referee.play.host import bot_names, wilson
 
-from helpers import run_referee
+from helpers import REFEREE, run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = ROOT / "examples" / "bots"
@@ -178,7 +178,7 @@ def test_ctrl_c_stops_the_match_and_every_bot_at_once(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "play", "--no-sandbox", "--spec", "uno", "--out", str(tmp_path / "m"), "--move-timeout", "600"]
+        [*REFEREE, "play", "--no-sandbox", "--spec", "uno", "--out", str(tmp_path / "m"), "--move-timeout", "600"]
         + [bad("sleep", 0), bad("sleep", 0)],
         env={**os.environ, "BOT_PIDS": str(pids)},
         stdout=subprocess.PIPE,
@@ -263,7 +263,7 @@ def test_an_interrupted_match_writes_the_games_finished_so_far(tmp_path: Path, s
     """Issue 28, point 4: Ctrl-C or SIGTERM: every bot stopped, results.json with the games finished, marked partial."""
     out = tmp_path / "m"
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "play", "--spec", "uno", "--games", "500", "--target", "50", "--out", str(out), GREEDY, RANDOM],
+        [*REFEREE, "play", "--spec", "uno", "--games", "500", "--target", "50", "--out", str(out), GREEDY, RANDOM],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

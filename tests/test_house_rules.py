@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,7 @@ import pytest
 import referee
 from referee.spec.vocabulary import DISPUTE_SETTINGS
 
-from helpers import write_spec
+from helpers import run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "scenarios" / "house-rules"
@@ -113,9 +111,7 @@ def test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says(
         lines += ["Ann plays green-4", "Bob plays wild-draw-four yellow", "Cat challenges Bob"]
     log = tmp_path / "game.log"
     log.write_text(HEADER.format(spec="disputes.yaml") + "\n".join(lines) + "\n", encoding="utf-8")
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "adjudicate", "--format", "json", str(log)], capture_output=True, text=True, timeout=60
-    )
+    completed = run_referee("adjudicate", "--format", "json", str(log), text=True, timeout=60)
     (dispute,) = json.loads(completed.stdout)["files"][0]["disputes"]
     assert dispute["ruling"] == ("guilty" if guilty else "innocent"), dispute
     settings = {k: v[0] for k, v in DISPUTE_SETTINGS["challenge-guilty" if guilty else "challenge-innocent"].items()}
@@ -127,7 +123,7 @@ def test_a_ruling_says_who_draws_how_many_and_who_plays_as_the_spec_says(
     penalty = dispute["penalty"]
     assert (penalty["player"], penalty["cards"] + penalty["extra"], penalty["then"]) == (drawer, 4 + cards_extra, then)
     assert penalty["loses_turn"] == (drawer == "Cat" and then == "Ann")
-    text = subprocess.run([sys.executable, "-m", "referee", "adjudicate", str(log)], capture_output=True, text=True, timeout=60).stdout
+    text = run_referee("adjudicate", str(log), text=True, timeout=60).stdout
     turn = " and loses the turn" if penalty["loses_turn"] else ""
     assert f"penalty: {drawer} draws {4 + cards_extra} cards{turn}; then {then} plays" in text, text
     # and the engine agrees: once the cards are drawn, `then` plays and nobody else may
@@ -183,12 +179,10 @@ def test_a_catch_ruling_says_who_draws_as_the_spec_says(tmp_path: Path, draws: s
     lines += ["Bob plays red-2", "Ann plays red-7", "Bob catches Ann"]
     log = tmp_path / "catch.log"
     log.write_text(hands + "\n".join(lines) + "\n", encoding="utf-8")
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "adjudicate", "--format", "json", str(log)], capture_output=True, text=True, timeout=60
-    )
+    completed = run_referee("adjudicate", "--format", "json", str(log), text=True, timeout=60)
     (dispute,) = json.loads(completed.stdout)["files"][0]["disputes"]
     drawer = "Ann" if draws == "caught" else "Bob"
     assert dispute["ruling"] == "valid" and dispute["penalty"]["player"] == drawer and dispute["penalty"]["cards"] == 2
     assert dispute["penalty"]["then"] is None and dispute["penalty"]["loses_turn"] is False
-    text = subprocess.run([sys.executable, "-m", "referee", "adjudicate", str(log)], capture_output=True, text=True, timeout=60).stdout
+    text = run_referee("adjudicate", str(log), text=True, timeout=60).stdout
     assert f"penalty: {drawer} draws 2 cards; applied" in text or f"penalty: {drawer} draws 2 cards; not yet applied" in text, text

@@ -6,14 +6,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from helpers import run_referee, write_spec
+from helpers import REFEREE, run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -120,7 +119,7 @@ def test_usage_errors_are_one_or_two_lines_in_the_error_form(args: list[str]) ->
 
 
 def _read_one_line_then_close(*args: str) -> tuple[int, bytes]:
-    process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([*REFEREE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.readline()
     process.stdout.close()
@@ -146,9 +145,7 @@ def test_a_closed_pipe_ends_quietly_with_141(args: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize("delay", [0.15, 0.4, 0.9])
 def test_ctrl_c_is_130_and_silent_whenever_it_comes(delay: float) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "prove", "--spec", "uno-flip"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+    process = subprocess.Popen([*REFEREE, "prove", "--spec", "uno-flip"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(delay)
     process.send_signal(signal.SIGINT)
     out, error = process.communicate(timeout=60)
@@ -220,7 +217,7 @@ def test_simulate_shows_progress_only_on_a_terminal(tmp_path: Path) -> None:
     import pty
 
     master, slave = pty.openpty()
-    args = [sys.executable, "-m", "referee", "simulate", "--players", "3", "--games", "3", "--out"]
+    args = [*REFEREE, "simulate", "--players", "3", "--games", "3", "--out"]
     process = subprocess.Popen([*args, str(tmp_path / "tty")], stdout=subprocess.PIPE, stderr=slave)
     os.close(slave)
     seen = b""

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +12,8 @@ from referee.errors import SpecError
 from referee.spec.extends import load_spec
 from referee.spec.loader import load_text
 from referee.spec.reader import build_spec
+
+from helpers import run_referee
 
 NASTY_YAML = [
     ("'!!int'\n", "must be a mapping"),  # a quoted tag is only a string: not a mapping
@@ -55,9 +55,7 @@ def test_nasty_spec_through_the_cli_is_one_line(tmp_path: Path) -> None:
     path.write_text("name: nasty\na: !!python/object/apply:os.system ['echo pwned']\n", encoding="utf-8")
     log = tmp_path / "game.log"
     log.write_text("players Ann Bob\n", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--spec", str(path), str(log)], capture_output=True, text=True, timeout=60
-    )
+    result = run_referee("check", "--spec", str(path), str(log), text=True, timeout=60)
     assert result.returncode == 2 and "pwned" not in result.stdout
     assert result.stderr.count("\n") == 1 and f"{path}:2:4: error: explicit tags" in result.stderr
 
@@ -65,7 +63,7 @@ def test_nasty_spec_through_the_cli_is_one_line(tmp_path: Path) -> None:
 def test_escape_control_characters_in_messages(tmp_path: Path) -> None:
     log = tmp_path / "evil.log"
     log.write_bytes(b"players Ann Bob\nround 1\ndealer \x1b[31mEve\n")
-    result = subprocess.run([sys.executable, "-m", "referee", "check", str(log)], capture_output=True, text=True, timeout=60)
+    result = run_referee("check", str(log), text=True, timeout=60)
     assert "\x1b" not in result.stdout and result.returncode == 1
 
 

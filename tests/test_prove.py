@@ -15,6 +15,8 @@ from referee.proof.invariants import load_invariants
 from referee.proof.prove import prove_spec
 from referee.rules.compiler import load_rules
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken_specs"
 INVARIANTS = load_invariants()
@@ -109,15 +111,10 @@ def test_cli_json_junit_and_exit_codes(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_cli_text_and_single_invariant() -> None:
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "prove", "--spec", "uno-flip", "--invariant", "discard.has-top"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    completed = run_referee("prove", "--spec", "uno-flip", "--invariant", "discard.has-top", text=True, timeout=300)
     assert completed.returncode == 0
     assert "discard.has-top" in completed.stdout and "proved" in completed.stdout and "cards.conservation" not in completed.stdout
-    bad = subprocess.run([sys.executable, "-m", "referee", "prove", "--invariant", "no.such"], capture_output=True, text=True, timeout=60)
+    bad = run_referee("prove", "--invariant", "no.such", text=True, timeout=60)
     assert bad.returncode == 2
 
 

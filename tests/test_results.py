@@ -4,8 +4,6 @@ the JSON each writes is ``to_json`` of the result, key for key and in order (doc
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from referee.checking.adjudicate import Adjudication, adjudicate
@@ -15,12 +13,14 @@ from referee.proof.invariants import load_invariants
 from referee.proof.prove import ProofResult, SpecProof, prove_spec
 from referee.verdicts import LogError
 
+from helpers import run_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
 
 
 def _cli_json(*args: str) -> dict:
-    completed = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True, timeout=300)
+    completed = run_referee(*args, text=True, timeout=300)
     return json.loads(completed.stdout)
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import write_spec
+from helpers import REFEREE, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 LOG = ROOT / "scenarios" / "codes" / "illegal-play.log"
@@ -80,9 +80,9 @@ def test_no_cache_neither_reads_nor_writes(cache: Path) -> None:
     assert probe(cache, str(LOG), REFEREE_NO_CACHE="1") == "True ['illegal-play'] None"
     assert not list(cache.iterdir())
     environment = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
-    result = subprocess.run([sys.executable, "-m", "referee", "check", "--no-cache", str(LOG)], capture_output=True, env=environment)
+    result = subprocess.run([*REFEREE, "check", "--no-cache", str(LOG)], capture_output=True, env=environment)
     assert result.returncode == 1 and not list(cache.iterdir())
-    result = subprocess.run([sys.executable, "-m", "referee", "check", str(LOG)], capture_output=True, env=environment)
+    result = subprocess.run([*REFEREE, "check", str(LOG)], capture_output=True, env=environment)
     assert result.returncode == 1 and len(list(cache.iterdir())) == 1
 
 
@@ -117,7 +117,7 @@ def test_every_command_that_reads_a_spec_takes_no_cache(cache: Path) -> None:
         assert any("--no-cache" in p.opts for p in command.params), name
     environment = {**os.environ, "REFEREE_CACHE_DIR": str(cache)}
     result = subprocess.run(
-        [sys.executable, "-m", "referee", "prove", "--no-cache", "--spec", "uno-flip", "--invariant", "deck.cards"],
+        [*REFEREE, "prove", "--no-cache", "--spec", "uno-flip", "--invariant", "deck.cards"],
         capture_output=True,
         env=environment,
     )

@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from helpers import run_referee
+from helpers import REFEREE, run_referee
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -447,11 +447,11 @@ def test_bots_in_node_jq_and_bash_play_in_the_sandbox(tmp_path: Path, language: 
     command = {"node": f"node {bot}", "jq": f"jq --unbuffered -r -f {bot}", "bash": f"bash {bot}"}[language]
     out = tmp_path / "match"
     arguments = ["play", "--spec", "uno", "--games", "2", "--target", "50", "--seed", "1", "--out", str(out)]
-    result = subprocess.run([sys.executable, "-m", "referee", *arguments, command, command], capture_output=True, text=True, timeout=300)
+    result = run_referee(*arguments, command, command, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     results = json.loads((out / "results.json").read_text())
     assert all(bot["crashes"] == bot["timeouts"] == bot["illegal_moves"] == 0 for bot in results["bots"]), results
-    assert subprocess.run([sys.executable, "-m", "referee", "check", str(out)], capture_output=True, timeout=120).returncode == 0
+    assert run_referee("check", str(out), timeout=120).returncode == 0
 
 
 # -- what the host binds: nothing of the host but what the command line names
@@ -493,7 +493,7 @@ def test_no_sandbox_to_be_had_is_one_error_line(tmp_path: Path) -> None:
     """Without bwrap on the PATH the match is refused in one line that says why and what --no-sandbox does."""
     out = tmp_path / "m"
     path = os.pathsep.join(part for part in os.environ.get("PATH", "").split(os.pathsep) if not (Path(part) / "bwrap").exists())
-    command = [sys.executable, "-m", "referee", "play", "--spec", "uno", "--games", "1", "--out", str(out)]
+    command = [*REFEREE, "play", "--spec", "uno", "--games", "1", "--out", str(out)]
     bots = [f"{sys.executable} {GREEDY}"] * 2
     result = subprocess.run([*command, *bots], capture_output=True, text=True, timeout=120, env={**os.environ, "PATH": path})
     assert result.returncode == 2, result.stderr

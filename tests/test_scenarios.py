@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import functools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import run_referee
 from scenario_tools import SCENARIOS, inline_expectations, run_check, scenario_logs
 
 LOGS = scenario_logs()
@@ -36,9 +35,7 @@ def _folder_reports(folder: Path) -> dict[str, dict]:  # type: ignore[type-arg]
     """One real ``referee check --format json`` over every scenario of a folder, from that folder (a process per log
     cost the quick tier 20 s): each log's entry, by name."""
     names = sorted(path.name for path in folder.glob("*.log"))
-    completed = subprocess.run(
-        [sys.executable, "-m", "referee", "check", "--format", "json", *names], cwd=folder, capture_output=True, text=True, timeout=300
-    )
+    completed = run_referee("check", "--format", "json", *names, cwd=folder, text=True, timeout=300)
     assert completed.returncode in (0, 1), completed.stderr
     return {entry["path"]: entry for entry in json.loads(completed.stdout)["files"]}
 

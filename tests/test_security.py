@@ -23,7 +23,7 @@ import pytest
 import referee
 from referee.rules import cache as rules_cache
 
-from helpers import run_referee, write_spec
+from helpers import REFEREE, run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -552,7 +552,7 @@ def many_logs(tmp_path: Path) -> Path:
 
 
 def test_sigterm_ends_the_workers_and_exits_143(many_logs: Path) -> None:
-    process = subprocess.Popen([sys.executable, "-m", "referee", "check", "-j", "2", str(many_logs)], stdout=subprocess.PIPE)
+    process = subprocess.Popen([*REFEREE, "check", "-j", "2", str(many_logs)], stdout=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 60
         while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
@@ -575,7 +575,7 @@ def test_sigterm_ends_the_workers_and_exits_143(many_logs: Path) -> None:
 )
 def test_ctrl_c_stops_reading_a_device_at_once(command: list[str]) -> None:
     args = [*command[:1], "/dev/zero", *command[1:]]
-    process = subprocess.Popen([sys.executable, "-m", "referee", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([*REFEREE, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         time.sleep(0.7)  # well into the read
         sent = time.monotonic()
@@ -608,7 +608,7 @@ def test_ctrl_c_during_start_up_prints_no_traceback() -> None:
     ``site`` module (the first ~10 ms), the interrupt is Python's: that case is told apart and not counted."""
     ours = 0
     for delay in (0.0, 0.005, 0.01, 0.015, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16, 0.25, 0.4):
-        process = subprocess.Popen([sys.executable, "-m", "referee", "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        process = subprocess.Popen([*REFEREE, "rules"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=30)
@@ -625,7 +625,7 @@ def test_ctrl_c_during_start_up_prints_no_traceback() -> None:
 
 def test_a_full_disk_on_standard_output_is_one_line_exit_2() -> None:
     with open("/dev/full", "wb") as full:
-        result = subprocess.run([sys.executable, "-m", "referee", "rules"], stdout=full, stderr=subprocess.PIPE, timeout=60)
+        result = subprocess.run([*REFEREE, "rules"], stdout=full, stderr=subprocess.PIPE, timeout=60)
     assert result.returncode == 2
     assert result.stderr == b"error: cannot write standard output: No space left on device\n"
 
@@ -633,7 +633,7 @@ def test_a_full_disk_on_standard_output_is_one_line_exit_2() -> None:
 @pytest.mark.parametrize("output", ["json", pytest.param("sarif", marks=pytest.mark.slow), pytest.param("junit", marks=pytest.mark.slow)])
 def test_a_killed_worker_leaves_a_whole_report(many_logs: Path, output: str) -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "referee", "check", "-j", "2", "--format", output, str(many_logs)],
+        [*REFEREE, "check", "-j", "2", "--format", output, str(many_logs)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -725,9 +725,7 @@ def test_a_relative_xdg_cache_home_and_an_empty_home_are_ignored(tmp_path: Path)
     work = tmp_path / "work"
     work.mkdir()
     for environment in (_cache_env(XDG_CACHE_HOME="relative", HOME=str(tmp_path / "home")), _cache_env(HOME="")):
-        result = subprocess.run(
-            [sys.executable, "-m", "referee", "rules", "--spec", str(spec)], cwd=work, env=environment, capture_output=True, timeout=60
-        )
+        result = subprocess.run([*REFEREE, "rules", "--spec", str(spec)], cwd=work, env=environment, capture_output=True, timeout=60)
         assert result.returncode == 0, result.stderr
         assert not list(work.iterdir())  # nothing written under the current folder
     assert not Path("/.cache/referee").exists() or not any(Path("/.cache/referee").iterdir())

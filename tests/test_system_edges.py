@@ -19,7 +19,7 @@ import pytest
 
 from referee.commands.cli import execute
 
-from helpers import run_referee, write_spec
+from helpers import REFEREE, run_referee, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -105,7 +105,7 @@ def test_spec_in_a_folder_that_may_not_be_searched(
 @pytest.mark.slow  # the quick tier keeps others of its kind; .ci/run's slow tier runs it
 def test_standard_input_closed() -> None:
     for command in (["check", "-"], ["adjudicate", "-"], ["explain", "-", "--line", "2"]):
-        result = subprocess.run([sys.executable, "-m", "referee", *command], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        result = subprocess.run([*REFEREE, *command], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
         assert result.returncode in (1, 2) and b"Traceback" not in result.stderr
         for how in ("<&-", "0<&- "):  # closed before Python starts (no sys.stdin at all)
             closed = subprocess.run(

@@ -14,7 +14,7 @@ import pytest
 
 from referee.commands.cli import execute as run
 
-from helpers import check_text, write_spec
+from helpers import REFEREE, check_text, write_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "scenarios"
@@ -146,7 +146,7 @@ def test_version_flag(capsys: pytest.CaptureFixture[str]) -> None:
 
 def _complete(words: str, cwd: Path) -> list[str]:
     environment = {**os.environ, "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1), "_REFEREE_COMPLETE": "bash_complete"}
-    done = subprocess.run([sys.executable, "-m", "referee"], cwd=cwd, env=environment, capture_output=True, text=True, timeout=60)
+    done = subprocess.run([*REFEREE], cwd=cwd, env=environment, capture_output=True, text=True, timeout=60)
     return done.stdout.split()
 
 
