@@ -36,6 +36,7 @@ class Code(StrEnum):
     SWAP_MISSING = "swap-missing"  # a house rule's (docs/house-rules.md): seven swaps
     DRAW_TOO_FEW = "draw-too-few"  # a house rule's: draw until playable
     DRAW_TOO_MANY = "draw-too-many"  # a house rule's: draw until playable
+    MUST_PLAY_DRAWN = "must-play-drawn"  # a house rule's: forced play
     INCONSISTENT = "inconsistent"  # a public round's (docs/log-format.md, "Public records")
     MISSING_SHOWS = "missing-shows"  # a public round's
     BAD_SHOWS = "bad-shows"  # a public round's
@@ -96,7 +97,7 @@ class Forced(StrEnum):
 
 ERROR_CODES = tuple(code.value for code in Code if code.is_error)
 # The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
-HOUSE_ERROR_CODES = (Code.SWAP_MISSING.value, Code.DRAW_TOO_FEW.value, Code.DRAW_TOO_MANY.value)
+HOUSE_ERROR_CODES = (Code.SWAP_MISSING.value, Code.DRAW_TOO_FEW.value, Code.DRAW_TOO_MANY.value, Code.MUST_PLAY_DRAWN.value)
 # The codes only a public round (docs/log-format.md, "Public records") can give.
 PUBLIC_ERROR_CODES = (Code.INCONSISTENT.value, Code.MISSING_SHOWS.value, Code.BAD_SHOWS.value)
 WARNING_CODES = tuple(code.value for code in Code if code.is_warning)

@@ -31,6 +31,7 @@ HOUSE_SPECS = {
     "house-dealer-chooses": ("uno-flip", {"options.start-colour-chooser"}),
     "house-lowest-score": ("uno-flip", {"options.scoring"}),
     "house-short-game": ("uno-flip", {"options.target", "kinds.draw-five.effects"}),
+    "house-forced-play": ("uno", {"options.forced-play"}),
     "uno-flip-party": (
         "uno-flip",
         {
@@ -120,6 +121,7 @@ def test_the_sections_cover_every_field_the_engine_reads() -> None:
         "zero_rotates",
         "jump_in",
         "draw_until_playable",
+        "forced_play",
     }
 
 

@@ -72,6 +72,13 @@ def test_two_example_bots_play_and_every_log_checks_valid(tmp_path: Path) -> Non
     assert first[0] == "players random_bot greedy_bot" and second[0] == "players greedy_bot random_bot"  # seats rotate
 
 
+def test_bots_play_a_match_under_forced_play(tmp_path: Path) -> None:
+    """The host offers a seat only its legal moves: under forced play a playable card drawn is played, so every log
+    of the match checks valid under house-forced-play (which _match asserts)."""
+    bots = _match(tmp_path, RANDOM, GREEDY, games=2, spec="house-forced-play")
+    assert bots["greedy_bot"]["illegal_moves"] == bots["random_bot"]["illegal_moves"] == 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", ["uno", "uno-flip"])
 def test_a_hundred_games_of_the_example_bots_all_check_valid(tmp_path: Path, spec: str) -> None:

@@ -186,3 +186,53 @@ def test_a_catch_ruling_says_who_draws_as_the_spec_says(tmp_path: Path, draws: s
     assert dispute["penalty"]["then"] is None and dispute["penalty"]["loses_turn"] is False
     text = run_referee("adjudicate", str(log), text=True, timeout=60).stdout
     assert f"penalty: {drawer} draws 2 cards; applied" in text or f"penalty: {drawer} draws 2 cards; not yet applied" in text, text
+
+
+def test_under_forced_play_a_playable_card_drawn_is_the_only_move() -> None:
+    """Ruling 26: after drawing a card that can be played, its play is every legal move (no pass, nobody else), and
+    both ways of ending the turn without it are must-play-drawn; a card that cannot be played is kept as before."""
+    game = _game("house-forced-play", "Ann draws red-3")
+    assert {str(move) for move in game.legal_moves()} == {"Ann plays red-3"}
+    for line in ("Ann passes", "Bob plays red-2", "Bob draws blue-1"):
+        verdict = game.is_legal(line)
+        assert verdict.code == "must-play-drawn" and verdict.rule == "house.forced-play" and verdict.allowed == ("red-3",), line
+    official = _game("uno", "Ann draws red-3")
+    assert {"Ann plays red-3", "Ann passes", "Bob plays red-2"} <= {str(move) for move in official.legal_moves()}
+    kept = _game("house-forced-play", "Ann draws blue-1")
+    assert {"Ann passes", "Bob plays red-2"} <= {str(move) for move in kept.legal_moves()}
+    kept.push("Ann passes")
+    assert kept.turn == "Bob"
+
+
+def test_forced_play_with_draw_until_playable_forces_the_last_card_drawn(tmp_path: Path) -> None:
+    """Show 'Em No Mercy's turn: draw until a playable card comes, then play it."""
+    spec = write_spec(
+        tmp_path, "draw-then-play", "extends: uno\noptions:\n  draw-until-playable: {value: true}\n  forced-play: {value: true}\n"
+    )
+    game = referee.Game.from_log(HEADER.format(spec="uno") + "Ann draws blue-1 red-3\n", spec=spec)
+    assert {str(move) for move in game.legal_moves()} == {"Ann plays red-3"}
+    assert game.is_legal("Ann passes").code == "must-play-drawn"
+
+
+def test_a_public_round_under_forced_play_follows_both_readings_of_a_hidden_draw(tmp_path: Path) -> None:
+    """A hidden card drawn and kept is one that could not be played (a fact for the solver, never must-play-drawn by
+    itself); a hidden card drawn and played must match like any other; a simulated public game's witness, an observed
+    log with every card named, is valid under forced play."""
+    header = "players Ann Bob Cat\nspec house-forced-play\nround 1\ndealer Cat\npublic\nstart red-9\n"
+    kept = tmp_path / "kept.log"
+    kept.write_text(header + "Ann draws 1\nAnn passes\nBob draws 1\nBob plays red-2\nCat draws 1\nAnn draws 1\n")
+    report = json.loads(run_referee("check", "--format", "json", str(kept), text=True, timeout=60).stdout)["files"][0]
+    assert report["valid"] and report["consistency"] == "consistent"
+    wrong = tmp_path / "wrong.log"
+    wrong.write_text(header + "Ann draws 1\nAnn plays blue-2\n")
+    report = json.loads(run_referee("check", "--format", "json", str(wrong), text=True, timeout=60).stdout)["files"][0]
+    assert [(error["line"], error["code"]) for error in report["errors"]] == [(8, "illegal-play")]
+    games = tmp_path / "games"
+    run_referee(
+        "simulate", "--spec", "house-forced-play", "--mode", "public", "--players", "3", "--games", "3", "--out", str(games), timeout=300
+    )
+    for log in sorted(games.glob("*.log")):
+        witness = tmp_path / f"witness-{log.name}"
+        assert run_referee("check", "--witness", str(witness), str(log), timeout=300).returncode == 0
+        checked = run_referee("check", "--spec", "house-forced-play", str(witness), text=True, timeout=60)
+        assert checked.returncode == 0, checked.stdout

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.spec import model as spec_model
+
 from helpers import run_referee
 from scenario_tools import SCENARIOS, inline_expectations, run_check, scenario_logs
 
@@ -27,7 +29,7 @@ def test_there_are_scenarios_for_every_code_and_ruling() -> None:
         expected_codes.update(code for _, code in errors + warnings)
     assert set(ERROR_CODES) | set(WARNING_CODES) <= expected_codes
     rulings = {int(log.name[1:3]) for log in (SCENARIOS / "rulings").glob("r*.log")}
-    assert set(range(1, 26)) <= rulings
+    assert set(spec_model.rulings()) <= rulings
 
 
 @functools.cache

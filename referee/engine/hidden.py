@@ -202,6 +202,7 @@ class HiddenState:
     shown: dict[int, tuple[Face, ...]] = field(default_factory=dict)
     winner: int | None = None  # the round's winner, while the hands are being shown
     ruling: Held | None = None  # a challenge's ruling, a fact of the draw line that shows it (its line set then)
+    drawn_playable: bool | None = None  # forced play: whether this replay has the card drawn playable (None: not asked)
 
     def copy(self) -> HiddenState:
         return HiddenState(
@@ -215,6 +216,7 @@ class HiddenState:
             dict(self.shown),
             self.winner,
             self.ruling,
+            self.drawn_playable,
         )
 
     def add(self, fact: Fact) -> None:

@@ -169,6 +169,8 @@ def _turn(engine: Engine, draw_cards: bool) -> list[Move]:
         drawn = state.drawn_card
         if drawn is not None and drawn in state.hands[seat] and _matches(engine, drawn):
             moves += _plays(engine, seat, drawn)
+            if engine.rules.forced_play:  # the card drawn must be played: no pass, and nobody else moves
+                return moves
         moves.append(_made(ev.Pass, state.players[seat]))
         seat = state.next_player(seat)  # the turn ends when the next player moves
     for card in _playable(engine, state.hands[seat]):

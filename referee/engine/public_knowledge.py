@@ -81,9 +81,15 @@ class PublicKnowledge(ObservedKnowledge):
         else:
             engine.pile_has(1)
             engine.close_window()
-            hidden.drawn = draw_unseen(engine, seat, 1, None, event.line, "draw-source", f"{event.player} draws 1")
+            types = _forced_split(engine, hidden)
+            hidden.drawn = draw_unseen(engine, seat, 1, types, event.line, "draw-source", f"{event.player} draws 1")
             state.drew = True
             state.drawn_card = None
+
+    def drawn_playable(self, engine: EngineApi) -> bool | None:
+        """The card drawn is hidden: whether it is playable is what this replay of the round took it to be."""
+        state = engine.state
+        return hidden_of(state).drawn_playable if state.drew else None
 
     def drawn_unknown(self, state: GameState) -> int | None:
         return hidden_of(state).drawn
@@ -402,6 +408,21 @@ def _paid(engine: EngineApi, penalty: Penalty) -> None:
     engine.settle()
 
 
+def _forced_split(engine: EngineApi, hidden: HiddenState) -> tuple[int, ...] | None:
+    """A turn's one-card draw under forced play: the replay follows both answers to whether the card drawn can be
+    played (the next line rules one out: a pass, or a play of it); the types the card may be in this replay, or None
+    (any) without forced play."""
+    if not engine.rules.forced_play:
+        hidden.drawn_playable = None
+        return None
+    playable = hidden.deck.where(engine.state.side, engine.matches)
+    hidden.drawn_playable = engine.decide(2) == 0
+    if hidden.drawn_playable:
+        return playable
+    chosen = set(playable)
+    return tuple(k for k in range(len(hidden.deck.types)) if k not in chosen)
+
+
 def _draw_until_playable(engine: EngineApi, seat: int, count: int, line: int) -> None:
     """Draw until playable with hidden cards: the line's last card is the first playable one, or none is."""
     state = engine.state
@@ -418,4 +439,5 @@ def _draw_until_playable(engine: EngineApi, seat: int, count: int, line: int) ->
     state.drew = True
     state.drawn_card = None
     hidden.drawn = hidden.pile if ends else None
+    hidden.drawn_playable = ends if engine.rules.forced_play else None  # the draw stops at the first playable card
     state.drawing = not ends and engine.cards_remain()

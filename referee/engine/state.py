@@ -245,6 +245,15 @@ class Knowledge:
         """A public round's card just drawn, which a play after the draw must be (a fact, not a check); else None."""
         return None
 
+    def drawn_playable(self, engine: EngineApi) -> bool | None:
+        """Whether the card just drawn for the turn can be played on the top card (house rule forced play): known from
+        the card itself here; a public round's replay follows both answers (None: no card drawn, or not asked)."""
+        state = engine.state
+        drawn = state.drawn_card
+        if drawn is None or drawn not in state.hands[state.turn]:
+            return None
+        return engine.matches(drawn.faces[state.side])
+
     def play_from_hand(self, engine: EngineApi, seat: int, card: Card, line: int, same_as: int | None) -> None:
         """``card`` leaves ``seat``'s hand (the caller put it on the discard pile)."""
         from_hand(engine.state, seat, card)

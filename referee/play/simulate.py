@@ -202,7 +202,8 @@ class Simulator:
             return jumped
         if state.drew:
             drawn = state.drawn_card
-            if drawn is not None and drawn in choices.plays.get(names[seat], ()) and self.random.random() < 0.8:
+            playable = drawn is not None and drawn in choices.plays.get(names[seat], ())
+            if drawn is not None and playable and (self.rules.forced_play or self.random.random() < 0.8):
                 return self._play_event(line, seat, drawn)
             if self.random.random() < 0.5:
                 return ev.Pass(line, names[seat])

@@ -182,6 +182,7 @@ class Model:
             rules.zero_rotates,
             rules.jump_in,
             rules.draw_until_playable,
+            rules.forced_play,
         )
 
     def _signatures(self) -> list[FaceRules]:

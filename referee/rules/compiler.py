@@ -79,12 +79,13 @@ class Rules:
     reshuffle_keeps_top: bool = True
     flip_chooser: FlipColourChooser = FlipColourChooser.NEXT_PLAYER
     # The house rules (docs/house-rules.md): who may play on a penalty owed (the penalty's kind -> the kinds that may
-    # go on it), and the four switches.
+    # go on it), and the switches.
     stacking: dict[str, frozenset[str]] | None = None
     seven_swaps: bool = False
     zero_rotates: bool = False
     jump_in: bool = False
     draw_until_playable: bool = False
+    forced_play: bool = False  # a playable card drawn for the turn must be played
 
     def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
         return (Rules, tuple(getattr(self, item.name) for item in fields(self)))
@@ -156,6 +157,7 @@ def compile_spec(spec: Spec) -> Rules:
         zero_rotates=options.zero_rotates,
         jump_in=options.jump_in,
         draw_until_playable=options.draw_until_playable,
+        forced_play=options.forced_play,
     )
 
 

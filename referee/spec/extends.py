@@ -210,13 +210,25 @@ def _with_switch_rules(tree: Mapping) -> Mapping:
     entries["rules"] = Sequence(tuple(items), rules.position if rules is not None else tree.position)
     keys.setdefault("rules", tree.position)
     sources = entries.get("sources")
-    house = shipped.entries["sources"]
-    assert isinstance(house, Mapping)
-    if isinstance(sources, Mapping) and "house" not in sources.entries:
+    documents = shipped.entries["sources"]
+    assert isinstance(documents, Mapping)
+    cited = ["house", *(_source_key(defaults[f"house.{name}"]) for name in short)]  # the house document, as always
+    missing = [key for key in dict.fromkeys(cited) if key in documents.entries]
+    if isinstance(sources, Mapping) and any(key not in sources.entries for key in missing):
+        added = [key for key in missing if key not in sources.entries]
         entries["sources"] = Mapping(
-            {**sources.entries, "house": house.entries["house"]}, {**sources.keys, "house": house.position}, sources.position
+            {**sources.entries, **{key: documents.entries[key] for key in added}},
+            {**sources.keys, **{key: documents.position for key in added}},
+            sources.position,
         )
     return Mapping(entries, keys, tree.position)
+
+
+def _source_key(item: object) -> str:
+    """The source key a shipped rule cites."""
+    source = item.entries.get("source") if isinstance(item, Mapping) else None
+    key = source.entries.get("key") if isinstance(source, Mapping) else None
+    return key.value if isinstance(key, Scalar) else ""
 
 
 def _rule_id(item: object) -> str:

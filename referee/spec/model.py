@@ -293,6 +293,7 @@ class Options:
     zero_rotates: bool = False
     jump_in: bool = False
     draw_until_playable: bool = False
+    forced_play: bool = False
 
     @staticmethod
     def of(options: dict[str, object]) -> Options:

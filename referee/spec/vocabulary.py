@@ -94,13 +94,19 @@ class Check(StrEnum):
     SWAP = "swap"
     JUMP_IN = "jump-in"
     DRAW_UNTIL_PLAYABLE = "draw-until-playable"
+    FORCED_PLAY = "forced-play"
 
 
 CHECKS = frozenset(check.value for check in Check)
 # Checks that can arise only where some kind has an effect: a spec without one need not govern them.
 CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
 # Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
-CHECKS_ONLY_UNDER: dict[str, str] = {"swap": "seven-swaps", "jump-in": "jump-in", "draw-until-playable": "draw-until-playable"}
+CHECKS_ONLY_UNDER: dict[str, str] = {
+    "swap": "seven-swaps",
+    "jump-in": "jump-in",
+    "draw-until-playable": "draw-until-playable",
+    "forced-play": "forced-play",
+}
 
 
 class StartColourChooser(StrEnum):
@@ -176,7 +182,7 @@ OPTION_LISTS = frozenset({"stacking"})
 # The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
 # the rulebooks do, so specs written before they existed keep their meaning. In order: the order in which their
 # shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the short form.
-OPTION_FLAG_ORDER = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable")
+OPTION_FLAG_ORDER = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable", "forced-play")
 OPTION_FLAGS = frozenset(OPTION_FLAG_ORDER)
 OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
 REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS

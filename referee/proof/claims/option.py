@@ -289,6 +289,23 @@ def _draw_until_playable(step: OptionStep) -> str | None:
     return None
 
 
+def _forced_play(step: OptionStep) -> str | None:
+    """After a turn's draw of a card that can be played: whether the engine lets its drawer pass."""
+    state, event, engine = step.state, step.event, step.engine
+    if not isinstance(event, ev.Draw) or step.previous.penalties or not state.drew or state.drawing:
+        return None
+    drawn = state.drawn_card
+    if drawn is None or drawn not in state.hands[state.turn] or not engine.matches(drawn.faces[state.side]):
+        return None
+    may_pass = engine.judge(ev.Pass(0, event.player)) is None
+    if may_pass == bool(step.claimed):
+        verb = "may" if may_pass else "may not"
+        return (
+            f"{event.player} drew {drawn}, which can be played, and {verb} pass; {step.claim.whose} forced-play is {_shown(step.claimed)}"
+        )
+    return None
+
+
 def _reshuffle(step: OptionStep) -> str | None:
     if isinstance(step.event, ev.Reshuffle):
         kept = len(step.state.discard_pile)
@@ -329,6 +346,7 @@ OPTION_CHECKS: dict[str, Callable[[OptionStep], str | None]] = {
     "zero-rotates": _hands_moved(0, "zero-rotates"),
     "flip-colour-chooser": _flip_colour_chooser,
     "draw-until-playable": _draw_until_playable,
+    "forced-play": _forced_play,
     "reshuffle": _reshuffle,
     "dealer-rotation": _dealer_rotation,
     "start-colour-chooser": _start_colour_chooser,
