@@ -236,3 +236,28 @@ def test_a_public_round_under_forced_play_follows_both_readings_of_a_hidden_draw
         assert run_referee("check", "--witness", str(witness), str(log), timeout=300).returncode == 0
         checked = run_referee("check", "--spec", "house-forced-play", str(witness), text=True, timeout=60)
         assert checked.returncode == 0, checked.stdout
+
+
+def test_a_jump_in_limited_to_kinds_lists_and_allows_only_those(tmp_path: Path) -> None:
+    """jump-in: [skip] (tests/variant_specs/skip-on-skip.yaml): a Skip on the identical Skip, no other jump-in."""
+    spec = ROOT / "tests" / "variant_specs" / "skip-on-skip.yaml"
+    header = HEADER.format(spec="uno").replace("yellow-9 red-draw-two", "yellow-9 red-skip")
+    game = referee.Game.from_log(header + "Ann plays red-skip\n", spec=spec)
+    assert "Bob plays red-skip" in {str(move) for move in game.legal_moves()}  # Bob, skipped, jumps in
+    game.push("Bob plays red-skip")
+    assert game.turn == "Ann"  # Bob's Skip skips Cat
+    numbers = referee.Game.from_log(header + "Ann plays red-5\n", spec=spec)
+    assert "Cat plays red-5" not in {str(move) for move in numbers.legal_moves()}
+    assert numbers.is_legal("Cat plays red-5").code == "out-of-turn"
+    anything = referee.Game.from_log(header + "Ann plays red-5\n", spec="uno-jump-in")
+    assert anything.is_legal("Cat plays red-5").legal
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [("[skipp]", "option jump-in names unknown kind 'skipp' (did you mean 'skip'?)"), ("[wild]", "'wild' is a wild")],
+)
+def test_a_jump_in_limited_to_kinds_names_kinds_that_can_be_jumped_on(tmp_path: Path, value: str, message: str) -> None:
+    spec = write_spec(tmp_path, "limited", f"extends: uno\noptions:\n  jump-in: {{value: {value}}}\n")
+    completed = run_referee("rules", "--spec", str(spec), text=True, timeout=60)
+    assert completed.returncode == 2 and message in completed.stderr, completed.stderr

@@ -122,6 +122,8 @@ def _changed(value: object) -> object:
     """Another value of the same kind: what a spec could say instead."""
     if isinstance(value, bool):
         return not value
+    if value is None:  # an optional limit (jump_in_kinds: None is every kind)
+        return frozenset({"other"})
     if isinstance(value, int):
         return value + 1
     if isinstance(value, str):

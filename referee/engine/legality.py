@@ -211,12 +211,20 @@ def stacking(engine: EngineApi, seat: int, token: str, penalty: Penalty) -> Pena
     return None
 
 
+def may_jump_in_on(rules: Rules, top: Face | None) -> bool:
+    """Whether a card identical to ``top`` may be played out of turn (house rule jump-in): never on a wild, and under a
+    jump-in limited to kinds only on a face of one of them."""
+    if top is None or top.is_wild:
+        return False
+    return rules.jump_in_kinds is None or top.kind in rules.jump_in_kinds
+
+
 def jumps_in(engine: EngineApi, seat: int, token: str) -> bool:
     """Whether a play out of turn is a jump-in (house rule jump-in): the player holds a card the token names whose face
-    is the top card's, and the top card is not a wild. The caller has checked the format's gates (no penalty owed,
-    no colour to choose, no swap due, no draw going on)."""
+    is the top card's, on which a jump-in may be made (``may_jump_in_on``). The caller has checked the format's gates
+    (no penalty owed, no colour to choose, no swap due, no draw going on)."""
     state = engine.state
     top = state.top_face()
-    if top is None or top.is_wild:
+    if top is None or not may_jump_in_on(engine.rules, top):
         return False
     return any(card.faces[state.side] == top for card in named_in_hand(engine, seat, token))

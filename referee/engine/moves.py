@@ -224,7 +224,7 @@ def _jump_ins(engine: Engine, excluded: set[int]) -> list[Move]:
     """Jump-ins (house rule jump-in): every other player's cards identical to the top card (never a wild)."""
     state = engine.state
     top = state.top_face()
-    if top is None or top.is_wild:
+    if top is None or not legality.may_jump_in_on(engine.rules, top):
         return []
     moves: list[Move] = []
     for seat in range(len(state.players)):

@@ -181,6 +181,7 @@ class Model:
             rules.seven_swaps,
             rules.zero_rotates,
             rules.jump_in,
+            tuple(sorted(rules.jump_in_kinds or ())),
             rules.draw_until_playable,
             rules.forced_play,
         )

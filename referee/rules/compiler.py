@@ -84,6 +84,7 @@ class Rules:
     seven_swaps: bool = False
     zero_rotates: bool = False
     jump_in: bool = False
+    jump_in_kinds: frozenset[str] | None = None  # the kinds a jump-in is limited to (None: every kind but wilds)
     draw_until_playable: bool = False
     forced_play: bool = False  # a playable card drawn for the turn must be played
 
@@ -155,7 +156,8 @@ def compile_spec(spec: Spec) -> Rules:
         stacking=stacking,
         seven_swaps=options.seven_swaps,
         zero_rotates=options.zero_rotates,
-        jump_in=options.jump_in,
+        jump_in=bool(options.jump_in),
+        jump_in_kinds=frozenset(options.jump_in) if isinstance(options.jump_in, tuple) else None,
         draw_until_playable=options.draw_until_playable,
         forced_play=options.forced_play,
     )

@@ -291,7 +291,7 @@ class Options:
     reshuffle: Reshuffling
     seven_swaps: bool = False
     zero_rotates: bool = False
-    jump_in: bool = False
+    jump_in: bool | tuple[str, ...] = False  # or the kinds it is limited to
     draw_until_playable: bool = False
     forced_play: bool = False
 

@@ -44,6 +44,7 @@ from referee.spec.vocabulary import (
     OPTION_ENTRY_KEYS,
     OPTION_EXAMPLES,
     OPTION_FLAGS,
+    OPTION_KIND_LIMITS,
     OPTION_NUMBERS,
     OPTIONS,
     PLACEHOLDER,
@@ -151,6 +152,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
     _check_citations(reader, path, kinds, disputes, option_rules, rules)
     _check_coverage(reader, path, kinds, options, rules)
     _check_stacking(reader, path, kinds, options)
+    _check_kind_limits(reader, path, kinds, options)
     claims_node = tree.entries.get("claims")
     if claims_node is not None and not isinstance(claims_node, Sequence):
         reader.error(claims_node.position, "claims must be a list of claims (see docs/spec-language.md)")
@@ -292,6 +294,20 @@ def _check_stacking(reader: NodeReader, path: str, kinds: tuple[Kind, ...], opti
             reader.error(Position(path), f"option stacking: '{owed}' gives no penalty to stack on")
 
 
+def _check_kind_limits(reader: NodeReader, path: str, kinds: tuple[Kind, ...], options: dict[str, object]) -> None:
+    """A switch limited to kinds (``jump-in: [skip]``) names kinds of the spec, none a wild (a wild on top is never
+    matched out of turn)."""
+    by_name = {kind.name: kind for kind in kinds}
+    for name in sorted(OPTION_KIND_LIMITS):
+        limited = options.get(name)
+        for kind_name in limited if isinstance(limited, tuple) else ():
+            kind = by_name.get(kind_name)
+            if kind is None:
+                reader.error(Position(path), f"option {name} names unknown kind '{kind_name}'{did_you_mean(kind_name, set(by_name))}")
+            elif kind.face_class is FaceClass.WILD:
+                reader.error(Position(path), f"option {name}: '{kind_name}' is a wild, which nobody may jump in on")
+
+
 def _checked_deck(reader: NodeReader, spec: Spec, tree: Mapping, deck_node: Node | None, deck_tokens: list[str]) -> Spec:
     """The deck: physical cards of the spec's faces, the rulebook's composition unless ``deck-composition:
     unchecked``, enough cards to deal, and points a log can state."""
@@ -417,6 +433,8 @@ def _read_options(reader: NodeReader, node: Node | None, kinds: tuple[Kind, ...]
             options[name] = value
         elif name in OPTION_NUMBERS:
             options[name] = reader.number(value_node, name, OPTION_NUMBERS[name])
+        elif name in OPTION_KIND_LIMITS and isinstance(value_node, Sequence):
+            options[name] = tuple(sorted({reader.name(item, "a kind") or "" for item in value_node.items})) or False
         elif name in OPTION_FLAGS:
             options[name] = reader.flag(value_node, name)
         else:
@@ -501,6 +519,8 @@ def _fill_summaries(reader: NodeReader, rules: tuple[Rule, ...], options: dict[s
                 return stacking_text(shown)
             if isinstance(shown, bool):
                 return "on" if shown else "off"
+            if isinstance(shown, tuple):  # a switch limited to kinds
+                return "on for " + ", ".join(shown)
             return str(shown)
 
         filled.append(dataclasses.replace(rule, summary=PLACEHOLDER.sub(value, rule.summary)))

@@ -28,6 +28,7 @@ from referee.spec.vocabulary import (
     NUMBERS_KEYS,
     OPTION_CHOICES,
     OPTION_FLAGS,
+    OPTION_KIND_LIMITS,
     OPTION_LISTS,
     OPTION_NUMBERS,
     OPTIONS,
@@ -155,6 +156,8 @@ def _option_value(name: str) -> Schema:
         return _choice(OPTION_CHOICES[name])
     if name in OPTION_NUMBERS:
         return _ref("number")
+    if name in OPTION_KIND_LIMITS:
+        return {"anyOf": [_ref("flag"), _list_of(_ref("name"))]}
     if name in OPTION_FLAGS:
         return _ref("flag")
     assert name in OPTION_LISTS

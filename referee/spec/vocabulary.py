@@ -184,6 +184,8 @@ OPTION_LISTS = frozenset({"stacking"})
 # shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the short form.
 OPTION_FLAG_ORDER = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable", "forced-play")
 OPTION_FLAGS = frozenset(OPTION_FLAG_ORDER)
+# Switches that may instead name the kinds they are limited to (``jump-in: {value: [skip]}``: only a Skip on a Skip).
+OPTION_KIND_LIMITS = frozenset({"jump-in"})
 OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
 REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS
 OPTION_EXAMPLES: dict[str, str] = {

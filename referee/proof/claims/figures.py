@@ -163,7 +163,8 @@ def option_value(rules: Rules, name: str) -> Any:
     """The value of an option in the compiled rules, in a claim's terms (stacking as its table)."""
     if name == "stacking":
         return dict(rules.stacking or {})
-    return rules.spec.options.get(name)
+    value = rules.spec.options.get(name)
+    return frozenset(value) if isinstance(value, tuple) else value  # a switch limited to kinds
 
 
 class Unreadable(Exception):

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 StackingFigure = dict[str, frozenset[str]]  # option stacking: the kind of penalty owed -> the kinds that may go on it
 
 
-OptionValue = bool | int | str | StackingFigure
+OptionValue = bool | int | str | StackingFigure | frozenset[str]  # the last: a switch limited to kinds
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class OptionFigures(Figures):
 
     @classmethod
     def read(cls, reader: ClaimReader, node: Mapping) -> OptionFigures | NoFigures:
-        from referee.spec.vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_NUMBERS, OPTIONS
+        from referee.spec.vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_KIND_LIMITS, OPTION_NUMBERS, OPTIONS
 
         where = node.position
         if len(node.entries) != 1:
@@ -67,6 +67,8 @@ class OptionFigures(Figures):
             return NO_FIGURES
         if name == "stacking":
             return cls(name, _stacking_figure(reader, value))
+        if name in OPTION_KIND_LIMITS and isinstance(value, Sequence):  # a switch limited to kinds: [skip]
+            return cls(name, frozenset(reader.scalar(item, "a kind", where) for item in value.items) or False)
         if name in OPTION_FLAGS:
             return cls(name, reader.choice(value, name, where, ("true", "false")) == "true")
         if name in OPTION_NUMBERS:
@@ -77,7 +79,7 @@ class OptionFigures(Figures):
         return {"name": self.name, "value": self.value}
 
     def written(self) -> dict[str, Any]:
-        return {self.name: self.value}
+        return {self.name: sorted(self.value) if isinstance(self.value, frozenset) else self.value}
 
 
 def _stacking_figure(reader: ClaimReader, node: Node) -> StackingFigure:
@@ -116,6 +118,8 @@ def _shown(value: Any) -> str:
         return "; ".join(f"{' or '.join(sorted(allowed))} on {owed}" for owed, allowed in sorted(value.items())) or "none"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, frozenset):
+        return "[" + ", ".join(sorted(value)) + "]"
     return str(value)
 
 
@@ -220,13 +224,20 @@ def _two_player_reverse(step: OptionStep) -> str | None:
 
 def _jump_in(step: OptionStep) -> str | None:
     played, previous = step.play(), step.previous
-    if played is not None and not step.claimed:
+    if played is not None and not _claimed_jump_in(step.claimed, step.state.top_face()):
         seat, _, owed = played
         if seat != previous.turn and not owed:
             implicit_pass = previous.drew and seat == (previous.turn + previous.direction) % len(step.state.players)
             if not implicit_pass:
                 return f"{step.event.player} played out of turn (a jump-in), which the rulebook does not allow"
     return step.probe("jump-in")
+
+
+def _claimed_jump_in(claimed: Any, top: Face | None) -> bool:
+    """Whether the rulebook's value of jump-in lets a card identical to ``top`` be played out of turn."""
+    if top is None or top.is_wild:
+        return False
+    return top.kind in claimed if isinstance(claimed, frozenset) else bool(claimed)
 
 
 def _stacking(step: OptionStep) -> str | None:
@@ -378,7 +389,7 @@ def _jump_ins(state: Any, top: Face, claimed: Any) -> list[tuple[int, Any, bool]
     if not state.penalties and not top.is_wild:
         for seat in range(len(state.players)):
             if seat != state.turn and not (state.drew and seat == state.next_player(state.turn)):
-                candidates += [(seat, card, bool(claimed)) for card in state.hands[seat] if card.faces[state.side] == top]
+                candidates += [(seat, card, _claimed_jump_in(claimed, top)) for card in state.hands[seat] if card.faces[state.side] == top]
     return candidates
 
 
