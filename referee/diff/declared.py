@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from referee.errors import Position
 from referee.records import dataclass
 from referee.spec.catalogue import Catalogue
+from referee.spec.kind_changes import face_of_kind
 from referee.spec.model import Effect, Kind, Spec, replace_spec
 from referee.spec.nodes import Mapping, Node, Scalar, Sequence
 
@@ -236,29 +237,41 @@ class KindsSection(Section):
     _MOVABLE = {"points": "points", "effects": "effects", "at-start": "at_start"}
 
     def values(self, spec: Spec) -> dict[str, object]:
+        """Each kind under the name the root of its ``extends`` chain gives it, so that a kind renamed by a house spec
+        (``kinds-renamed``) is compared with itself: its new name is an item (``KIND.name``), and the old names it
+        may still be written by are not spellings of its own."""
         found: dict[str, object] = {}
+        earlier = spec.earlier_names
         for kind in spec.kinds:
-            found[kind.name] = "defined"
-            found[f"{kind.name}.class"] = kind.face_class.value
-            found[f"{kind.name}.sides"] = tuple(spec.side_names[side] for side in sorted(kind.sides))
-            found[f"{kind.name}.numbers"] = tuple(sorted(kind.numbers))
+            key = spec.root_name(kind.name)
+            found[key] = "defined"
+            if kind.name != key:
+                found[f"{key}.name"] = kind.name
+            found[f"{key}.class"] = kind.face_class.value
+            found[f"{key}.sides"] = tuple(spec.side_names[side] for side in sorted(kind.sides))
+            found[f"{key}.numbers"] = tuple(sorted(kind.numbers))
             of_numbers = ", ".join(f"{number}: {copies}" for number, copies in sorted(kind.number_copies))
-            found[f"{kind.name}.copies"] = f"{kind.copies}" + (f" ({of_numbers})" if of_numbers else "")
-            found[f"{kind.name}.points"] = "face-value" if kind.points is None else kind.points
-            found[f"{kind.name}.effects"] = tuple(sorted(_effect_text(effect) for effect in kind.effects))
-            found[f"{kind.name}.at-start"] = tuple(sorted(kind.at_start))
-            found[f"{kind.name}.spellings"] = tuple(sorted(kind.spellings))
+            found[f"{key}.copies"] = f"{kind.copies}" + (f" ({of_numbers})" if of_numbers else "")
+            found[f"{key}.points"] = "face-value" if kind.points is None else kind.points
+            found[f"{key}.effects"] = tuple(sorted(_effect_text(effect) for effect in kind.effects))
+            found[f"{key}.at-start"] = tuple(sorted(kind.at_start))
+            found[f"{key}.spellings"] = tuple(sorted(set(kind.spellings) - set(earlier.get(kind.name, ()))))
         return found
+
+    def missing(self, key: str) -> str:
+        return key.partition(".")[0] if key.endswith(".name") else ABSENT  # a kind never renamed has its first name
 
     def at(self, tree: Mapping, key: str) -> Position | None:
         name, _, field = key.partition(".")
+        if field == "name":
+            return _entry(tree, "kinds-renamed", name) or _entry(tree, "kinds", name)
         return _entry(tree, "kinds", name, *([field] if field else []), partial=True)
 
     def transplant(self, a: Spec, b: Spec, key: str) -> Spec | None:
         name, _, field = key.partition(".")
         attribute = self._MOVABLE.get(field)
-        mine = next((kind for kind in a.kinds if kind.name == name), None)
-        theirs = next((kind for kind in b.kinds if kind.name == name), None)
+        mine = next((kind for kind in a.kinds if a.root_name(kind.name) == name), None)
+        theirs = next((kind for kind in b.kinds if b.root_name(kind.name) == name), None)
         if attribute is None or mine is None or theirs is None:
             return None
         import dataclasses
@@ -298,13 +311,29 @@ class DeckSection(Section):
             return replace_spec(a, deck_official=b.deck_official)
         if {kind.name for kind in a.kinds} != {kind.name for kind in b.kinds}:
             return None
-        return replace_spec(a, deck=b.deck, kinds=b.kinds)
+        return replace_spec(a, deck=b.deck, kinds=b.kinds, kinds_renamed=b.kinds_renamed)
 
 
 def _cards(spec: Spec) -> Counter[str]:
-    """How many of each physical card the deck holds, each card by its usual name (a spelling is the same card)."""
+    """How many of each physical card the deck holds, each card by its usual name (a spelling is the same card), each
+    face of a renamed kind by its first name (``KindsSection``: the rename is an item of its own)."""
     catalogue = Catalogue(spec)
-    return Counter(str(catalogue.card(token.lower()) or token) for token in spec.deck)
+    cards = Counter(str(catalogue.card(token.lower()) or token) for token in spec.deck)
+    if not spec.kinds_renamed:
+        return cards
+    colours = frozenset(colour for side in spec.colours for colour in side)
+    first = {kind: names[0] for kind, names in spec.earlier_names.items()}
+    named: Counter[str] = Counter()
+    for card, count in cards.items():
+        named["/".join(_first_face(face, first, colours) for face in card.split("/"))] += count
+    return named
+
+
+def _first_face(token: str, first: dict[str, str], colours: frozenset[str]) -> str:
+    for kind, name in first.items():
+        if face_of_kind(token, kind, colours):
+            return name if token == kind else token.partition("-")[0] + "-" + name
+    return token
 
 
 def deck_change(a: Spec, b: Spec) -> str:
@@ -356,7 +385,7 @@ class RulesSection(Section):
         for name, rule_id in spec.option_rules.items():
             found[f"of-option.{name}"] = rule_id
         for kind in spec.kinds:
-            found[f"of-kind.{kind.name}"] = f"{kind.rule}, at the start {kind.start_rule}"
+            found[f"of-kind.{spec.root_name(kind.name)}"] = f"{kind.rule}, at the start {kind.start_rule}"
         return found
 
     def at(self, tree: Mapping, key: str) -> Position | None:

@@ -10,6 +10,7 @@ the claim asked again of the first spec with only that item moved (``declared.tr
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from referee.records import dataclass
 from referee.rules.compiler import Rules
@@ -70,6 +71,11 @@ def claim_differences(
 ) -> SolverReport:
     """Every claim in force for either spec that the two models answer differently (specs of one game only)."""
     from referee.proof.claims import game_claims, game_of
+    from referee.proof.claims.rulebook import rulebook_claim
+
+    def named(claim: Any, rules: Rules) -> Any:
+        """A rulebook claim as the spec asked names its kinds (a kind renamed is asked about under its new name)."""
+        return claim if claim.restated else (rulebook_claim(rules.spec, claim.id) or claim)
 
     if game_of(rules_a.spec) != game_of(rules_b.spec):
         return SolverReport((), "not asked: the two specs are of different games, held to different claims", ())
@@ -84,11 +90,12 @@ def claim_differences(
         for claim in game_claims(rules):
             if claim.id in seen or not (claim.applies(rules_a) and claim.applies(rules_b)):
                 continue
-            a, b = _answer(claim, rules_a, players, timeout_ms), _answer(claim, rules_b, players, timeout_ms)
+            a = _answer(named(claim, rules_a), rules_a, players, timeout_ms)
+            b = _answer(named(claim, rules_b), rules_b, players, timeout_ms)
             if a == b or "unknown" in (a, b):
                 continue
             seen.add(claim.id)
-            items = tuple(item for item, middle in middles if _answer(claim, middle, players, timeout_ms) != a)
+            items = tuple(item for item, middle in middles if _answer(named(claim, middle), middle, players, timeout_ms) != a)
             whose = f"{name}'s own claim" if claim.restated else f"{game_of(rules.spec)}'s rulebook"
             found.append(ClaimDifference(claim.id, claim.statement, whose, a, b, items))
     return SolverReport(players, f"{_counts(players)} players", tuple(found))

@@ -19,6 +19,8 @@ from referee.proof.claims import FORMS_BY_NAME, Claim, game_claims
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 
+WITHDRAWN = "what it speaks of never arises under this spec (say why)"
+
 
 @dataclass(frozen=True, slots=True)
 class Declaration:
@@ -29,7 +31,10 @@ class Declaration:
     why: str = ""
 
     def yaml(self, source: tuple[str, str]) -> str:
-        """The claim as a ``claims:`` list item, citing ``source`` (key, section)."""
+        """The claim as a ``claims:`` list item, citing ``source`` (key, section); a claim withdrawn is its id and
+        the reason."""
+        if self.restated is not None and self.restated.withdrawn:
+            return f"  - id: {self.claim.id}\n    withdrawn: {_quoted(self.restated.withdrawn)}"
         claim = self.restated or self.claim
         changed = _changed(self.claim.figures.by_key(), claim.figures.by_key()) if self.restated is not None else ""
         said = self.claim.statement.removeprefix("House rule - ").rstrip(".")
@@ -58,6 +63,11 @@ def declarations(rules: Rules, players: tuple[int, ...], timeout_ms: int) -> lis
         status, _, _ = claim_answer(claim, rules, players, timeout_ms)
         if status is not Status.REFUTED:
             continue
+        if FORMS_BY_NAME[claim.form].withdrawable:  # what it speaks of never arises (a kind removed): withdraw it
+            withdrawn = dataclasses.replace(claim, withdrawn=WITHDRAWN, restated=True)
+            if claim_answer(withdrawn, rules, players, timeout_ms)[0] is Status.PROVED:
+                found.append(Declaration(claim, withdrawn))
+                continue
         figures = FORMS_BY_NAME[claim.form].restate(claim, rules, players)
         if isinstance(figures, str):
             found.append(Declaration(claim, None, figures))

@@ -28,9 +28,9 @@ class Catalogue:
                         face = Face(token, side, colour, kind.name, number, kind.face_class)
                         self.faces[side][token] = face
                         self.composition[side][face] = copies_of.get(number, kind.copies) if number is not None else kind.copies
-                        if colour is None:
+                        if number is None:  # another way to write the face: the kind's other name
                             for spelling in kind.spellings:
-                                self.faces[side][spelling] = face
+                                self.faces[side][face_token(colour, spelling, None)] = face
         self._cards: dict[str, Card | None] = {}
         self._face_tokens = frozenset(token for faces in self.faces for token in faces)
 

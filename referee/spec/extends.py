@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from referee.errors import Position, SpecError, did_you_mean, escape
+from referee.spec import kind_changes
 from referee.spec.model import Spec, replace_spec
 from referee.spec.nodes import Mapping, Scalar, Sequence
 from referee.spec.paths import SPECS, default_spec_name, shipped_spec_names, shipped_spec_path
@@ -103,14 +104,21 @@ def _confined(name: str, relative_to: Path | None, roots: tuple[Path, ...]) -> P
 
 
 def _merge(base: Mapping, child: Mapping) -> Mapping:
-    """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces."""
+    """A house-rule spec over its base: mappings merge entry by entry, rules by id, the rest replaces; the kinds the
+    child removes and renames first change the base (``referee.spec.kind_changes``), and are kept, added up, for the
+    readers that follow a kind by its name (the rulebook's claims, ``diff``)."""
+    base = kind_changes.apply_changes(base, child)
     entries = dict(base.entries)
     keys = dict(base.keys)
     for key, node in child.entries.items():
         if key == "extends":
             continue
         old = entries.get(key)
-        if key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
+        if key in kind_changes.KEYS and isinstance(old, Mapping) and isinstance(node, Mapping):
+            entries[key] = Mapping({**old.entries, **node.entries}, {**old.keys, **node.keys}, node.position)
+        elif key in kind_changes.KEYS and isinstance(old, Sequence) and isinstance(node, Sequence):
+            entries[key] = Sequence((*old.items, *node.items), node.position)
+        elif key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
             merged_entries = dict(old.entries)
             merged_keys = dict(old.keys)
             for sub_key, sub_node in node.entries.items():
@@ -247,6 +255,9 @@ def _merged_tree(path: Path, depth: int, roots: tuple[Path, ...]) -> tuple[Mappi
     extends = tree.entries.get("extends")
     game = tree.entries.get("game")
     if extends is None:
+        for key in kind_changes.KEYS:
+            if key in tree.entries:
+                raise SpecError([(tree.keys[key], f"'{key}' changes the spec this one extends: it needs an 'extends' line")])
         name = tree.entries.get("name")
         if isinstance(game, Scalar):  # a copy of a game's spec under another name still states that game
             return tree, game.value, True

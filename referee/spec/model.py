@@ -327,11 +327,26 @@ class Spec:
     claims: Sequence | None = None  # claims this spec restates (read by referee.proof.claims)
     disputes: Disputes = DEFAULT_DISPUTES
     side_names: tuple[str, ...] = SIDE_NAMES  # one or two sides; a card has one face per side
+    kinds_removed: tuple[str, ...] = ()  # kinds of the specs it extends that this one removes (kinds-removed)
+    kinds_renamed: tuple[tuple[str, str], ...] = ()  # (old name, new name), in order (kinds-renamed)
 
     @property
     def settings(self) -> Options:
         """The options, typed."""
         return Options.of(self.options)
+
+    @property
+    def earlier_names(self) -> dict[str, tuple[str, ...]]:
+        """For each kind renamed along the ``extends`` chain (``kinds-renamed``), the names it had, the first first."""
+        earlier: dict[str, tuple[str, ...]] = {}
+        for old, new in self.kinds_renamed:
+            earlier[new] = (*earlier.pop(old, ()), old)
+        return earlier
+
+    def root_name(self, kind: str) -> str:
+        """A kind's name as the spec at the root of the ``extends`` chain names it (its own name if never renamed)."""
+        names = self.earlier_names.get(kind)
+        return names[0] if names else kind
 
     @property
     def sides(self) -> int:

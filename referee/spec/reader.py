@@ -14,6 +14,7 @@ from collections import Counter
 
 from referee.cards import FaceClass, face_token
 from referee.errors import Position, SpecError, did_you_mean, escape
+from referee.spec import kind_changes
 from referee.spec.catalogue import Catalogue
 from referee.spec.kinds import check_deck_size, read_kinds
 from referee.spec.model import (
@@ -159,6 +160,7 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         claims_node = None
     deck_node = tree.entries.get("deck")
     deck_tokens = [token for node in reader.sequence(deck_node, "deck") if (token := reader.text(node, "a deck card")) is not None]
+    kinds_removed, kinds_renamed = kind_changes.read_changes(tree)
     if reader.problems:
         raise SpecError(reader.problems)
     spec = Spec(
@@ -181,6 +183,8 @@ def build_spec(tree: Mapping, path: str) -> Spec:
         game=name,
         claims=claims_node,
         disputes=disputes,
+        kinds_removed=kinds_removed,
+        kinds_renamed=kinds_renamed,
     )
     return _checked_deck(reader, spec, tree, deck_node, deck_tokens)
 

@@ -202,8 +202,12 @@ def _sections(partial: bool) -> dict[str, Schema]:
         "deck": _list_of(_ref("text")),
         "deck-composition": _choice(("official", "unchecked")),
         "claims": _list_of(_ref("claim")),
+        "kinds-removed": _list_of(_ref("name")),
+        "kinds-renamed": {"type": "object", "propertyNames": _ref("name"), "additionalProperties": _ref("name")},
     }
     assert set(sections) == TOP_KEYS  # the vocabulary and the schema name the same keys
+    if not partial:  # only a spec that extends another removes or renames the kinds it inherits
+        del sections["kinds-removed"], sections["kinds-renamed"]
     return sections
 
 

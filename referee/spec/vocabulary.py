@@ -257,6 +257,8 @@ TOP_KEYS = frozenset(
         "deck",
         "deck-composition",
         "claims",
+        "kinds-removed",
+        "kinds-renamed",
     }
 )
 MERGED_BY_ENTRY = frozenset({"sources", "table", "sides", "matching", "kinds", "options", "disputes"})

@@ -11,6 +11,7 @@ from referee.proof.claims.claim import Claim
 from referee.proof.claims.figures import NO_FIGURES, ClaimReader, Figures
 from referee.proof.claims.forms import FORMS_BY_NAME, WITHDRAWABLE
 from referee.rules.compiler import Rules
+from referee.spec.kind_changes import rename_in_claims
 from referee.spec.loader import Mapping, Node, Scalar, Sequence, load_file
 from referee.spec.model import Spec
 from referee.spec.paths import SPECS
@@ -122,7 +123,8 @@ def _shape(spec: Spec) -> tuple[str, ...]:
 def game_claims(rules: Rules) -> list[Claim]:
     """The claims in force for a spec: its game's claims file, with the spec's own restated claims replacing them by id."""
     spec = rules.spec
-    claims = {claim.id: claim for claim in _file_claims(game_of(spec))}
+    colours = frozenset(colour for side in spec.colours for colour in side)
+    claims = {claim.id: claim for claim in _file_claims(game_of(spec), spec.kinds_renamed, colours)}
     own = spec.claims
     if own is not None:
         sources = {key: (source.title, source.publisher) for key, source in spec.sources.items()}
@@ -143,6 +145,13 @@ def game_claims(rules: Rules) -> list[Claim]:
     return list(claims.values())
 
 
+def rulebook_claim(spec: Spec, claim_id: str) -> Claim | None:
+    """The rulebook's claim ``claim_id`` as ``spec`` names its kinds (a kind renamed by the spec, or by a spec it
+    extends, under its new name); None when the rulebook has no such claim."""
+    colours = frozenset(colour for side in spec.colours for colour in side)
+    return next((claim for claim in _file_claims(game_of(spec), spec.kinds_renamed, colours) if claim.id == claim_id), None)
+
+
 def _not_withdrawable(claim_id: str, base: Claim | None, known: list[str]) -> str:
     if base is None:
         return f"claim '{claim_id}' is withdrawn, but its rulebook has no such claim{did_you_mean(claim_id, known)}"
@@ -159,12 +168,15 @@ def has_claims_file(game: str) -> bool:
 
 
 @functools.cache
-def _file_claims(game: str) -> tuple[Claim, ...]:
-    """The claims of a game's file (``specs/claims/GAME.yml``), read once per process; none when there is no file."""
+def _file_claims(game: str, renamed: tuple[tuple[str, str], ...] = (), colours: frozenset[str] = frozenset()) -> tuple[Claim, ...]:
+    """The claims of a game's file (``specs/claims/GAME.yml``), read once per process; none when there is no file. A
+    kind the spec renamed is named as the spec names it (``referee.spec.kind_changes.rename_in_claims``)."""
     path = SPECS / "claims" / f"{game}.yml"
     if not path.is_file():
         return ()
     tree = load_file(path)
+    if renamed:
+        tree = rename_in_claims(tree, renamed, colours)
     format_node = tree.entries.get("format")
     if not isinstance(format_node, Scalar) or format_node.value != CLAIMS_FORMAT:
         raise SpecError([(tree.position, f"a claims file starts with format: {CLAIMS_FORMAT}")])
