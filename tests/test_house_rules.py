@@ -261,3 +261,17 @@ def test_a_jump_in_limited_to_kinds_names_kinds_that_can_be_jumped_on(tmp_path: 
     spec = write_spec(tmp_path, "limited", f"extends: uno\noptions:\n  jump-in: {{value: {value}}}\n")
     completed = run_referee("rules", "--spec", str(spec), text=True, timeout=60)
     assert completed.returncode == 2 and message in completed.stderr, completed.stderr
+
+
+def test_stacking_by_value_is_the_table_of_the_spec_s_draw_cards(tmp_path: Path) -> None:
+    """stacking: by-value (Show 'Em No Mercy): on any draw card's penalty, a draw card of equal or higher value."""
+    from referee.spec.extends import load_spec
+
+    flip = load_spec(write_spec(tmp_path, "flip-by-value", "extends: uno-flip\noptions:\n  stacking: {value: by-value}\n"))
+    assert dict(flip.options["stacking"]) == {
+        "draw-one": ("draw-five", "draw-one", "wild-draw-two"),
+        "wild-draw-two": ("draw-five", "wild-draw-two"),
+        "draw-five": ("draw-five",),
+    }  # the Wild Draw Color draws no count: nothing goes on it, and it goes on nothing
+    classic = load_spec(ROOT / "tests" / "variant_specs" / "stack-by-value.yaml")
+    assert classic.options["stacking"] == load_spec(ROOT / "specs" / "uno-progressive.yaml").options["stacking"]

@@ -54,6 +54,7 @@ from referee.spec.vocabulary import (
     SIDE_NAMES,
     SOURCE_KEYS,
     SPEC_FORMAT,
+    STACKING_BY_VALUE,
     TABLE_KEYS,
     TOP_KEYS,
 )
@@ -441,6 +442,8 @@ def _read_options(reader: NodeReader, node: Node | None, kinds: tuple[Kind, ...]
             options[name] = tuple(sorted({reader.name(item, "a kind") or "" for item in value_node.items})) or False
         elif name in OPTION_FLAGS:
             options[name] = reader.flag(value_node, name)
+        elif isinstance(value_node, Scalar) and value_node.value == STACKING_BY_VALUE:
+            options[name] = stacking_by_value(kinds)
         else:
             options[name] = _read_stacking(reader, value_node)
     for name in sorted(OPTION_FLAGS):
@@ -463,6 +466,20 @@ def _read_stacking(reader: NodeReader, node: Node | None) -> tuple[tuple[str, tu
         return tuple(pairs)
     kinds = tuple(reader.name(item, "a kind") or "" for item in reader.sequence(node, "stacking"))
     return tuple((kind, (kind,)) for kind in kinds)
+
+
+def stacking_by_value(kinds: tuple[Kind, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Option stacking ``by-value`` (Show 'Em No Mercy): on the penalty of any draw card, a draw card of equal or
+    higher value (its ``next-player-draws`` count), as the table of kinds the engine and the Z3 model read."""
+    values = {
+        kind.name: effect.amount
+        for kind in kinds
+        for effect in kind.effects
+        if effect.name == "next-player-draws" and effect.amount is not None and effect.setting("into", "hand") == "hand"
+    }
+    return tuple(
+        (owed, tuple(sorted(kind for kind, value in values.items() if value >= owed_value))) for owed, owed_value in sorted(values.items())
+    )
 
 
 def stacking_text(stacking: object) -> str:

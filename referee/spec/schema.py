@@ -36,6 +36,7 @@ from referee.spec.vocabulary import (
     RULE_KEYS,
     SOURCE_KEYS,
     SPEC_FORMAT,
+    STACKING_BY_VALUE,
     START_ACTIONS,
     TABLE_KEYS,
     TOP_KEYS,
@@ -162,7 +163,7 @@ def _option_value(name: str) -> Schema:
         return _ref("flag")
     assert name in OPTION_LISTS
     stack_table = {"type": "object", "additionalProperties": _list_of(_ref("name"))}
-    return {"anyOf": [_list_of(_ref("name")), stack_table]}
+    return {"anyOf": [_list_of(_ref("name")), stack_table, {"const": STACKING_BY_VALUE}]}
 
 
 def _sections(partial: bool) -> dict[str, Schema]:

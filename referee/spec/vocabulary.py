@@ -179,6 +179,7 @@ DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
 }
 OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
 OPTION_LISTS = frozenset({"stacking"})
+STACKING_BY_VALUE = "by-value"  # stacking: a draw card of equal or higher value on any draw card (Show 'Em No Mercy)
 # The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
 # the rulebooks do, so specs written before they existed keep their meaning. In order: the order in which their
 # shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the short form.

@@ -24,8 +24,10 @@ from referee.proof.claims.figures import (
 from referee.proof.claims.steps import Before, played_face, played_kind
 from referee.records import dataclass
 from referee.rules.compiler import FaceRules, Rules
-from referee.spec.loader import Mapping, Node, Sequence
+from referee.spec.loader import Mapping, Node, Scalar, Sequence
+from referee.spec.reader import stacking_by_value
 from referee.spec.vocabulary import (
+    STACKING_BY_VALUE,
     ClaimFormName,
     DealerRotation,
     FlipColourChooser,
@@ -95,6 +97,8 @@ def _stacking_figure(reader: ClaimReader, node: Node) -> StackingFigure:
         return {
             reader.scalar(item, "a kind", node.position): frozenset({reader.scalar(item, "a kind", node.position)}) for item in node.items
         }
+    if isinstance(node, Scalar) and node.value == STACKING_BY_VALUE:
+        return {STACKING_BY_VALUE: frozenset()}  # the spec's own draw cards decide the table (``_claimed``)
     reader.error(node.position, "stacking is a list of kinds or a mapping {KIND: [KINDS]}")
     return {}
 
@@ -105,12 +109,19 @@ def option_problem(claim: Claim, rules: Rules) -> str | None:
     figures = claim.figures
     if not isinstance(figures, OptionFigures):
         return None
-    name, claimed = figures.name, figures.value
+    name, claimed = figures.name, _claimed(figures.value, rules)
     actual = option_value(rules, name)
     if actual != claimed:
         hint = " (a house spec restates this claim)" if not claim.restated else ""
         return f"the spec sets option {name} to {_shown(actual)}; {claim.whose} is {_shown(claimed)}{hint}"
     return None
+
+
+def _claimed(value: OptionValue, rules: Rules) -> OptionValue:
+    """A claim's value in the spec's terms: stacking ``by-value`` is the table of the spec's own draw cards."""
+    if isinstance(value, dict) and STACKING_BY_VALUE in value:
+        return {owed: frozenset(allowed) for owed, allowed in stacking_by_value(rules.spec.kinds) if allowed}
+    return value
 
 
 def _shown(value: Any) -> str:
@@ -129,7 +140,7 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
     figures = claim.figures
     if previous is None or not isinstance(figures, OptionFigures) or not engine.state.players:
         return None
-    name, claimed = figures.name, figures.value
+    name, claimed = figures.name, _claimed(figures.value, rules)
     check = OPTION_CHECKS.get(name)
     return check(OptionStep(claim, rules, previous, engine, event, claimed)) if check is not None else None
 
