@@ -275,3 +275,46 @@ def test_stacking_by_value_is_the_table_of_the_spec_s_draw_cards(tmp_path: Path)
     }  # the Wild Draw Color draws no count: nothing goes on it, and it goes on nothing
     classic = load_spec(ROOT / "tests" / "variant_specs" / "stack-by-value.yaml")
     assert classic.options["stacking"] == load_spec(ROOT / "specs" / "uno-progressive.yaml").options["stacking"]
+
+
+def _swap_hands_spec(folder: Path) -> Path:
+    """Classic UNO with one Wild Swap Hands (a wild whose player names whom to swap hands with)."""
+    from referee.spec.extends import load_spec
+
+    deck = "".join(f"  - {token}\n" for token in (*load_spec(ROOT / "specs" / "uno.yaml").deck, "wild-swap-hands"))
+    return write_spec(
+        folder,
+        "swap-hands",
+        "extends: uno\nkinds:\n  wild-swap-hands:\n    class: wild\n    sides: [light]\n    copies: 1\n    points: 40\n"
+        "    effects: [choose-colour, swap-hands]\n    rule: card.wild-swap-hands\n    start-rule: start.wild\n"
+        "    at-start: [choose-colour]\n"
+        "rules:\n  - id: card.wild-swap-hands\n    summary: The Wild Swap Hands names the colour; its player swaps hands with another.\n"
+        "    source: {key: classic, section: Cards (a Wild Swap Hands added)}\n    checks: [swap]\n"
+        f"deck:\n{deck}",
+    )
+
+
+def test_a_card_that_swaps_hands_is_followed_by_its_player_s_swap(tmp_path: Path) -> None:
+    """The effect swap-hands on a kind (a Wild Swap Hands) is seven swaps' swap: 'P swaps Q' comes next."""
+    spec = _swap_hands_spec(tmp_path)
+    header = HEADER.format(spec="uno").replace("yellow-9 red-draw-two", "yellow-9 wild-swap-hands")
+    game = referee.Game.from_log(header + "Ann plays wild-swap-hands blue\n", spec=spec)
+    assert sorted(str(move) for move in game.legal_moves()) == ["Ann swaps Bob", "Ann swaps Cat"]
+    missing = game.is_legal("Bob plays blue-5")
+    assert missing.code == "swap-missing" and "Ann played wild-swap-hands and must first swap" in missing.message
+    bob = sorted(str(card) for card in game.hand("Bob"))
+    game.push("Ann swaps Bob")
+    assert sorted(str(card) for card in game.hand("Ann")) == bob and game.turn == "Bob"
+    official = referee.Game.from_log(header.replace("wild-swap-hands", "wild") + "Ann plays wild blue\n", spec=spec)
+    assert official.is_legal("Ann swaps Bob").code == "out-of-turn"  # a plain wild moves no hand
+
+
+def test_a_card_that_passes_hands_passes_every_hand_on(tmp_path: Path) -> None:
+    """The effect pass-hands on a kind is zero rotates' rotation, on that kind's faces only."""
+    spec = write_spec(tmp_path, "reverse-passes", "extends: uno\nkinds:\n  reverse:\n    effects: [reverse, pass-hands]\n")
+    header = HEADER.format(spec="uno").replace("yellow-9 red-draw-two", "yellow-9 red-reverse")
+    before = referee.Game.from_log(header, spec=spec)
+    hands = {name: sorted(str(card) for card in before.hand(name)) for name in before.players}
+    game = referee.Game.from_log(header + "Ann plays red-reverse\n", spec=spec)
+    assert sorted(str(card) for card in game.hand("Cat")) == sorted(card for card in hands["Ann"] if card != "red-reverse")
+    assert sorted(str(card) for card in game.hand("Ann")) == hands["Bob"]  # play goes right after a Reverse: hands too

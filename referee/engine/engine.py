@@ -427,8 +427,8 @@ class Engine:
             )
         if state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
-        elif state.hand_sizes[seat] and face_rules.face.number is not None:
-            hands.seven_or_zero(self, seat, face_rules.face.number)
+        elif state.hand_sizes[seat] and (face_rules.swaps_hands or face_rules.passes_hands):
+            hands.move_hands(self, seat, face_rules)
         if state.penalties:
             self.settle()
 

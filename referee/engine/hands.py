@@ -1,5 +1,6 @@
-"""Hands moved whole: the house rules seven swaps (after a 7, ``P swaps Q``) and zero rotates (after a 0, every
-hand passes on in the direction of play).
+"""Hands moved whole, by a card's effect: ``swap-hands`` (its player names whom to swap with, ``P swaps Q``) and
+``pass-hands`` (every hand passes on in the direction of play); the house rules seven swaps and zero rotates are
+these effects on a 7 and a 0 (``referee.rules.compiler``).
 
 Part of the engine (``referee.engine.engine``), typed against ``state.EngineApi``. Which seat's hand goes where is
 ``referee.rules.effects`` (``swap_source``, ``rotation_source``), which the Z3 model reads too; how the cards of a
@@ -19,13 +20,15 @@ from referee.verdicts import Code
 
 if TYPE_CHECKING:
     from referee.engine.state import EngineApi  # the engine as its parts see it: they never import referee.engine.engine
+    from referee.rules.compiler import FaceRules
 
 
-def seven_or_zero(engine: EngineApi, seat: int, number: int) -> None:
-    """The house rules on a 7 (the player names whom to swap hands with) and a 0 (every hand passes on)."""
-    if number == 7 and engine.rules.seven_swaps:
-        engine.state.swap_by = seat  # the next line names whom P swaps with (house rule seven swaps)
-    elif number == 0 and engine.rules.zero_rotates:
+def move_hands(engine: EngineApi, seat: int, face_rules: FaceRules) -> None:
+    """A card that moves hands, played by a player who still holds cards: the player names whom to swap hands with
+    (the next line), or every hand passes on."""
+    if face_rules.swaps_hands:
+        engine.state.swap_by = seat  # the next line names whom P swaps with
+    elif face_rules.passes_hands:
         rotate_hands(engine)
 
 
@@ -55,8 +58,10 @@ def swap_due(engine: EngineApi, event: ev.Event) -> None:
     if isinstance(event, ev.Call) and event.player == name and state.uno_player == swapper and state.hand_sizes[swapper] == 1:
         return
     others = tuple(f"{name} swaps {other}" for other in state.players if other != name)
+    top = state.top_face()
+    what = "a 7" if top is None or top.number == 7 else f"{top}"
     raise Reject(
-        Code.SWAP_MISSING, Check.SWAP, f"{name} played a 7 and must first swap hands with another player ('{name} swaps Q')", others
+        Code.SWAP_MISSING, Check.SWAP, f"{name} played {what} and must first swap hands with another player ('{name} swaps Q')", others
     )
 
 
@@ -66,8 +71,9 @@ def swap(engine: EngineApi, event: ev.Swap) -> None:
     engine.seat_of(event.player)  # names first, as for every line
     engine.seat_of(event.target)
     swapper = state.swap_by
-    if swapper is None or not engine.rules.seven_swaps:
-        if not engine.rules.seven_swaps:
+    swaps = engine.rules.seven_swaps or any(face_rules.swaps_hands for face_rules in engine.rules.faces.values())
+    if swapper is None or not swaps:
+        if not swaps:
             why = "a swap comes only after a 7, under the house rule seven swaps"
         elif state.phase is not PLAYING:
             why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"

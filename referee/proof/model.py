@@ -195,8 +195,8 @@ class Model:
         return list(seen.values())
 
     def rotates(self, face_rules: FaceRules) -> bool:
-        """Whether playing this face passes every hand on (house rule zero rotates: a 0)."""
-        return self.rules.zero_rotates and face_rules.face.number == 0
+        """Whether playing this face passes every hand on (pass-hands; house rule zero rotates: a 0)."""
+        return face_rules.passes_hands
 
     def seat(self, expression: Any) -> Any:
         return z3.And(expression >= 0, expression < self.n)
@@ -606,7 +606,7 @@ class Model:
             self.catch(pre, post, seat, next_turn),
             self.call(pre, post, seat),
         ]
-        if self.rules.seven_swaps:
+        if any(face_rules.swaps_hands for face_rules in self.rules.faces.values()):  # swap-hands; seven swaps: a 7
             options.append(self.swap(pre, post, seat, next_turn))
         return z3.Or(*options)
 

@@ -46,6 +46,8 @@ class FaceRules:
     flip_draw_pile: bool = True
     flip_discard_pile: bool = True
     penalty_into_discard: bool = False
+    swaps_hands: bool = False  # its player then names whom to swap hands with (swap-hands; a 7 under seven-swaps)
+    passes_hands: bool = False  # every hand passes to the next player (pass-hands; a 0 under zero-rotates)
 
     @property
     def gives_penalty(self) -> bool:
@@ -130,6 +132,8 @@ def compile_spec(spec: Spec) -> Rules:
                 flip_draw_pile=flip_effect is None or flip_effect.setting("draw-pile", "reverse") == "reverse",
                 flip_discard_pile=flip_effect is None or flip_effect.setting("discard-pile", "reverse") == "reverse",
                 penalty_into_discard=draw_effect is not None and draw_effect.setting("into", "hand") == "discard-pile",
+                swaps_hands="swap-hands" in effects or (options.seven_swaps and face.number == 7),
+                passes_hands="pass-hands" in effects or (options.zero_rotates and face.number == 0),
             )
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)

@@ -274,8 +274,9 @@ def _check_coverage(reader: NodeReader, path: str, kinds: tuple[Kind, ...], opti
     """Exactly one rule governs each check the spec's cards and options can give rise to."""
     covered: Counter[str] = Counter(check for rule in rules for check in rule.checks)
     effects_used = {effect.name for kind in kinds for effect in kind.effects} | {action for kind in kinds for action in kind.at_start}
-    needless = {check for check, effect in CHECKS_ONLY_WITH.items() if effect not in effects_used}
-    needless |= {check for check, option in CHECKS_ONLY_UNDER.items() if not options.get(option)}
+    arises = {check for check, effect in CHECKS_ONLY_WITH.items() if effect in effects_used}
+    arises |= {check for check, option in CHECKS_ONLY_UNDER.items() if options.get(option)}
+    needless = (set(CHECKS_ONLY_WITH) | set(CHECKS_ONLY_UNDER)) - arises  # a check arises by its effect or its option
     for check in sorted(CHECKS - set(covered) - needless):
         reader.error(Position(path), f"no rule governs the check '{check}': add it to one rule's checks")
     for check, count in sorted(covered.items()):

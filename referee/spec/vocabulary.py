@@ -43,6 +43,8 @@ EFFECT_WORDS: dict[str, EffectWord] = {
         EffectWord("flip", settings=(("draw-pile", ("reverse", "keep")), ("discard-pile", ("reverse", "keep")))),
         EffectWord("only-without-colour-in-play"),
         EffectWord("challengeable"),
+        EffectWord("swap-hands"),
+        EffectWord("pass-hands"),
     )
 }
 EFFECTS_WITH_AMOUNT = frozenset(name for name, word in EFFECT_WORDS.items() if word.amount)
@@ -99,7 +101,7 @@ class Check(StrEnum):
 
 CHECKS = frozenset(check.value for check in Check)
 # Checks that can arise only where some kind has an effect: a spec without one need not govern them.
-CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip"}
+CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip", "swap": "swap-hands"}
 # Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
 CHECKS_ONLY_UNDER: dict[str, str] = {
     "swap": "seven-swaps",
