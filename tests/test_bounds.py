@@ -182,7 +182,11 @@ def test_the_timeout_bounds_the_replays_of_a_public_round_too(tmp_path: Path, co
     assert referee_cli("check", "--timeout", "60", str(log)).returncode == 0
 
 
-@pytest.mark.parametrize("log", PUBLIC, ids=[path.stem for path in PUBLIC])
+@pytest.mark.parametrize(
+    "log",
+    [pytest.param(path, marks=pytest.mark.slow) if path.stem == "uno-flip-4p" else path for path in PUBLIC],
+    ids=[path.stem for path in PUBLIC],
+)
 def test_dropping_dead_replays_changes_no_verdict_only_makes_it_undetermined(log: Path, monkeypatch: Any) -> None:
     """With room for no replay a line has ruled out (memory bounded at its tightest), every public scenario gets the
     verdict it gets with room for all of them, or undetermined: a dropped replay never decides a verdict."""

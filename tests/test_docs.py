@@ -40,7 +40,13 @@ def test_there_are_examples_in_every_page_that_teaches() -> None:
     assert {"README.md", "commands.md", "log-format.md", "spec-language.md"} <= documents
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e.document.name}:{e.line}")
+def _tier(example: Example) -> Any:
+    """A whole proof or a diff with its solver runs in the slow tier (seconds each); every other example in the quick."""
+    slow = example.command.startswith(("referee prove", "referee diff")) and "--declare" not in example.command
+    return pytest.param(example, marks=pytest.mark.slow) if slow else example
+
+
+@pytest.mark.parametrize("example", [_tier(example) for example in EXAMPLES], ids=lambda e: f"{e.document.name}:{e.line}")
 def test_every_example_runs_as_shown(example: Example) -> None:
     assert normalise(run(example.command)) == normalise(example.output), (
         f"{example.document.name}:{example.line}: `{example.command}` prints something else; "

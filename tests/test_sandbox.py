@@ -382,7 +382,7 @@ LIMITS = ("--bot-memory", "256", "--bot-processes", "24", "--bot-file-size", "4"
 WAYS = ["fork", "memory", "file", "disk", "cpu", "files"]
 
 
-@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("way", [pytest.param(way, marks=pytest.mark.slow) if way == "cpu" else way for way in WAYS])  # cpu: 2 s each
 def test_a_bot_past_a_limit_is_a_crashed_bot_and_the_match_goes_on(host: Host, way: str) -> None:
     marker = f"limit-{way}-{os.getpid()}-{host.who}"
     extra = ("--bot-open-files", "64") if way == "files" else ()

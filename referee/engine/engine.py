@@ -319,40 +319,16 @@ class Engine:
             message = f"{owes} and must draw before playing"
         raise Reject(Code.ILLEGAL_PLAY, Check.PENALTY_OWED, message, ("draws",))
 
-    def _turn_gate(self, seat: int) -> None:
-        """``seat`` must hold the turn (``legality.turn_gate``); a move by another player ends the turn of a player who
-        drew, which forced play may forbid."""
-        if seat != self.state.turn:
-            self._forced_play(seat)
-        legality.turn_gate(self.state, seat)
-
-    def _forced_play(self, seat: int) -> None:
-        """Forced play (house rule): a card drawn for the turn that can be played is played before the turn ends, by a
-        pass or by another player's move, a jump-in included (must-play-drawn)."""
-        state = self.state
-        if not self.rules.forced_play or not state.drew or state.drawing or state.knowledge.drawn_playable(self) is not True:
-            return
-        name = self.name_of(state.turn)
-        drawn = state.drawn_card
-        ends = "passing" if seat == state.turn else f"{self.name_of(seat)}'s move"
-        what = f"drew {drawn}, which can be played" if drawn is not None else "drew a card that can be played"
-        raise Reject(
-            Code.MUST_PLAY_DRAWN,
-            Check.FORCED_PLAY,
-            f"{name} {what}: under forced play {name} must play it, not end the turn by {ends}",
-            (drawn.token,) if drawn is not None else (),
-        )
-
     def _out_of_turn(self, seat: int, token: str) -> bool:
         """A play out of turn: a jump-in under the house rule (play goes on from the jumper, and the turn player's
         draw is over), else not this player's turn."""
         state = self.state
-        self._forced_play(seat)
+        legality.forced_play(self, seat)
         if self.rules.jump_in and legality.jumps_in(self, seat, token):
             state.drew = False
             state.drawn_card = None
             return True
-        self._turn_gate(seat)
+        legality.turn_of(self, seat)
         return False
 
     def _drawn_gate(self, card: Card, player: str) -> None:
@@ -590,9 +566,9 @@ class Engine:
         if self.rules.draw_until_playable:
             if state.drawing and seat != state.turn:
                 self._draw_unfinished()
-            self._turn_gate(seat)
+            legality.turn_of(self, seat)
             return DrawKind.UNTIL_PLAYABLE
-        self._turn_gate(seat)
+        legality.turn_of(self, seat)
         if state.drew:
             raise Reject(Code.WRONG_DRAW, Check.TURN_DRAW, f"{name} already drew this turn: play the card drawn or pass")
         if count > 1:
@@ -728,10 +704,10 @@ class Engine:
         if state.drawing:
             self._draw_unfinished()
         legality.must_not_choose(state, seat)
-        self._turn_gate(seat)
+        legality.turn_of(self, seat)
         if not state.drew:
             raise Reject(Code.OUT_OF_TURN, Check.PASS, f"{event.player} may pass only right after their turn's draw", ("draws",))
-        self._forced_play(seat)
+        legality.forced_play(self, seat)
         self.close_window()
         state.turn = state.next_player(seat)
         state.drew = False

@@ -72,6 +72,32 @@ def turn_gate(state: GameState, seat: int) -> None:
         raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{name} acted out of turn: it is {holder}'s turn", (holder,))
 
 
+def turn_of(engine: EngineApi, seat: int) -> None:
+    """``seat`` must hold the turn (``turn_gate``); a move by another player ends the turn of a player who drew, which
+    forced play may forbid (``forced_play``)."""
+    if seat != engine.state.turn:
+        forced_play(engine, seat)
+    turn_gate(engine.state, seat)
+
+
+def forced_play(engine: EngineApi, seat: int) -> None:
+    """Forced play (house rule): a card drawn for the turn that can be played is played before the turn ends, by a
+    pass or by another player's move (``seat``'s), a jump-in included (must-play-drawn)."""
+    state = engine.state
+    if not engine.rules.forced_play or not state.drew or state.drawing or state.knowledge.drawn_playable(engine) is not True:
+        return
+    name = state.players[state.turn]
+    drawn = state.drawn_card
+    ends = "passing" if seat == state.turn else f"{state.players[seat]}'s move"
+    what = f"drew {drawn}, which can be played" if drawn is not None else "drew a card that can be played"
+    raise Reject(
+        Code.MUST_PLAY_DRAWN,
+        Check.FORCED_PLAY,
+        f"{name} {what}: under forced play {name} must play it, not end the turn by {ends}",
+        (drawn.token,) if drawn is not None else (),
+    )
+
+
 def must_not_choose(state: GameState, seat: int, *, play: bool = False) -> None:
     """Nothing but the colour choice while a colour is to be named (rule choose)."""
     if state.choose_by is None:
