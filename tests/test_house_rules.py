@@ -318,3 +318,13 @@ def test_a_card_that_passes_hands_passes_every_hand_on(tmp_path: Path) -> None:
     game = referee.Game.from_log(header + "Ann plays red-reverse\n", spec=spec)
     assert sorted(str(card) for card in game.hand("Cat")) == sorted(card for card in hands["Ann"] if card != "red-reverse")
     assert sorted(str(card) for card in game.hand("Ann")) == hands["Bob"]  # play goes right after a Reverse: hands too
+
+
+def test_under_forced_play_nobody_jumps_in_before_the_card_drawn_is_played(tmp_path: Path) -> None:
+    """Forced play with jump-in: a jump-in would end the drawer's turn too, so it waits for the drawn card's play."""
+    spec = write_spec(tmp_path, "forced-jump", "extends: uno\noptions:\n  jump-in: {value: true}\n  forced-play: {value: true}\n")
+    game = referee.Game.from_log(HEADER.format(spec="uno") + "Ann plays red-5\nBob draws red-4\n", spec=spec)
+    assert game.is_legal("Cat plays red-5").code == "must-play-drawn"  # Cat's twin of the top card, out of turn
+    assert {str(move) for move in game.legal_moves()} == {"Bob plays red-4"}
+    kept = referee.Game.from_log(HEADER.format(spec="uno") + "Ann plays red-5\nBob draws blue-1\n", spec=spec)
+    assert kept.is_legal("Cat plays red-5").legal  # a card that cannot be played is kept: the jump-in may come
