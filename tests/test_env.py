@@ -297,7 +297,7 @@ QUICK_ENCODED = ("uno", "uno-flip", "uno-party", "house-forced-play")  # the qui
     "spec",
     [
         spec if spec in QUICK_ENCODED else pytest.param(spec, marks=pytest.mark.slow)
-        for spec in sorted(path.stem for path in (Path(referee.__file__).parent.parent / "specs").glob("*.yaml"))
+        for spec in sorted(path.stem for path in (Path(__file__).resolve().parent.parent / "specs").glob("*.yaml"))
     ],
 )
 def test_the_fast_encoding_is_the_view_encoded_on_every_spec(spec: str) -> None:

@@ -78,7 +78,7 @@ def test_a_change_names_kinds_the_spec_extends(tmp_path: Path, body: str, messag
 
 
 def test_a_change_needs_a_spec_to_extend(tmp_path: Path) -> None:
-    text = (Path(referee.__file__).parent.parent / "specs" / "uno.yaml").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parent.parent / "specs" / "uno.yaml").read_text(encoding="utf-8")
     path = tmp_path / "own.yaml"
     path.write_text(text.replace("name: uno\n", "name: own\nkinds-removed: [skip]\n", 1), encoding="utf-8")
     with pytest.raises(SpecError) as raised:
