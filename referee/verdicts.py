@@ -37,6 +37,8 @@ class Code(StrEnum):
     DRAW_TOO_FEW = "draw-too-few"  # a house rule's: draw until playable
     DRAW_TOO_MANY = "draw-too-many"  # a house rule's: draw until playable
     MUST_PLAY_DRAWN = "must-play-drawn"  # a house rule's: forced play
+    SHUFFLE_MISSING = "shuffle-missing"  # an edition's card (docs/log-format.md, "Cards that shuffle hands")
+    INVALID_SHUFFLE = "invalid-shuffle"  # an edition's card: the cards a shuffle of hands names
     INCONSISTENT = "inconsistent"  # a public round's (docs/log-format.md, "Public records")
     MISSING_SHOWS = "missing-shows"  # a public round's
     BAD_SHOWS = "bad-shows"  # a public round's
@@ -98,6 +100,8 @@ class Forced(StrEnum):
 ERROR_CODES = tuple(code.value for code in Code if code.is_error)
 # The codes only a house rule of docs/house-rules.md can give (seven swaps; draw until playable).
 HOUSE_ERROR_CODES = (Code.SWAP_MISSING.value, Code.DRAW_TOO_FEW.value, Code.DRAW_TOO_MANY.value, Code.MUST_PLAY_DRAWN.value)
+# The codes only a card that shuffles hands (an effect of an edition's kind, uno-2018's Wild Shuffle Hands) can give.
+EDITION_ERROR_CODES = (Code.SHUFFLE_MISSING.value, Code.INVALID_SHUFFLE.value)
 # The codes only a public round (docs/log-format.md, "Public records") can give.
 PUBLIC_ERROR_CODES = (Code.INCONSISTENT.value, Code.MISSING_SHOWS.value, Code.BAD_SHOWS.value)
 WARNING_CODES = tuple(code.value for code in Code if code.is_warning)

@@ -101,6 +101,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
         "colour_in_play": state.colour,
         "colour_to_be_chosen_by": names[state.choose_by] if state.choose_by is not None else None,
         "swap_due_by": names[state.swap_by] if state.swap_by is not None else None,
+        **({"shuffle_due_by": names[state.shuffle_by]} if state.shuffle_by is not None else {}),  # only while one is due
         "drawing_until_playable": state.drawing,
         "penalties": penalties,
         "uno_window": window,
@@ -411,6 +412,8 @@ def _state_lines(state: dict[str, Any]) -> list[str]:
         lines.append(f"  {state['colour_to_be_chosen_by']} must choose the colour")
     if state["swap_due_by"]:
         lines.append(f"  {state['swap_due_by']} played a 7 and must name whom to swap hands with")
+    if state.get("shuffle_due_by"):
+        lines.append(f"  {state['shuffle_due_by']} must shuffle every hand and deal them out")
     if state["drawing_until_playable"]:
         lines.append(f"  {state['turn']} is drawing until a playable card comes")
     for penalty in state["penalties"]:

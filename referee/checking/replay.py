@@ -292,7 +292,11 @@ def card_form(rules: Rules) -> CardForm:
     """A game of two sides writes a physical card ``LIGHT/DARK``; a game of one side writes the face. Colour words are
     the format's eight and the spec's own."""
     colours = COLOURS | {colour for side in rules.spec.colours for colour in side}
-    return CardForm(pairs=rules.spec.sides > 1, colours=frozenset(colours)) if colours != COLOURS or rules.spec.sides < 2 else PAIRS
+    used = {effect.name for kind in rules.spec.kinds for effect in kind.effects}
+    verbs = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.effect is not None and kind.effect in used)
+    if colours == COLOURS and rules.spec.sides > 1 and not verbs:
+        return PAIRS
+    return CardForm(pairs=rules.spec.sides > 1, colours=frozenset(colours), effect_verbs=verbs)
 
 
 def _cite(verdict: FileVerdict, rules: Rules) -> None:

@@ -97,6 +97,7 @@ class Engine:
             ev.Catch: lambda event: disputes.catch(self, event),
             ev.Challenge: lambda event: disputes.challenge(self, event),
             ev.Swap: lambda event: hands.swap(self, event),
+            ev.ShuffleHands: lambda event: hands.shuffle_hands(self, event),
             ev.Reshuffle: self._reshuffle,
             ev.Score: self._score,
         }
@@ -108,7 +109,7 @@ class Engine:
         state = self.state
         self.line = event.line
         try:
-            if state.phase is GAME_OVER or state.phase is START_AGAIN or state.swap_by is not None:
+            if state.phase is GAME_OVER or state.phase is START_AGAIN or state.swap_by is not None or state.shuffle_by is not None:
                 self._names_known(event)  # names first, on every line: before what these states allow
             if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
@@ -124,6 +125,8 @@ class Engine:
                 )
             if state.swap_by is not None:
                 hands.swap_due(self, event)
+            elif state.shuffle_by is not None:
+                hands.shuffle_due(self, event)
             self._handlers[type(event)](event)
         except Reject as reject:
             rule = self.rules.check_rules[reject.check]
@@ -401,7 +404,9 @@ class Engine:
                 Check.BLUFF,
                 f"{self.name_of(seat)} played {face_rules.face} while holding {colour_before}, and it cannot be challenged",
             )
-        if state.hand_sizes[seat] == 0 and not state.penalties:
+        if face_rules.shuffles_hands:
+            state.shuffle_by = seat  # the next line deals every hand anew, also when this was the player's last card
+        elif state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
         elif state.hand_sizes[seat] and (face_rules.swaps_hands or face_rules.passes_hands):
             hands.move_hands(self, seat, face_rules)

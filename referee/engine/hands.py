@@ -1,10 +1,11 @@
-"""Hands moved whole, by a card's effect: ``swap-hands`` (its player names whom to swap with, ``P swaps Q``) and
-``pass-hands`` (every hand passes on in the direction of play); the house rules seven swaps and zero rotates are
-these effects on a 7 and a 0 (``referee.rules.compiler``).
+"""Hands moved by a card's effect: ``swap-hands`` (its player names whom to swap with, ``P swaps Q``),
+``pass-hands`` (every hand passes on in the direction of play) and ``shuffle-hands`` (every hand collected, shuffled
+and dealt out from the player's left, ``P shuffles CARD ...``); the house rules seven swaps and zero rotates are the
+first two on a 7 and a 0 (``referee.rules.compiler``).
 
 Part of the engine (``referee.engine.engine``), typed against ``state.EngineApi``. Which seat's hand goes where is
-``referee.rules.effects`` (``swap_source``, ``rotation_source``), which the Z3 model reads too; how the cards of a
-moved hand stay known is the mode of card knowledge's (``pass_hands``).
+``referee.rules.effects`` (``swap_source``, ``rotation_source``), ``shuffle_order``), which the Z3 model reads too; how
+the cards of a moved hand stay known is the mode of card knowledge's (``pass_hands``, ``shuffle_hands``).
 """
 
 from __future__ import annotations
@@ -89,3 +90,46 @@ def swap(engine: EngineApi, event: ev.Swap) -> None:
         state.hand_sizes[seat] = sizes[source]
     state.knowledge.pass_hands(state, sources)
     state.swap_by = None
+
+
+def shuffle_due(engine: EngineApi, event: ev.Event) -> None:
+    """After a card that shuffles hands, only its player's valid UNO call or ``P shuffles ...`` may come
+    (shuffle-missing)."""
+    state = engine.state
+    shuffler = state.shuffle_by
+    assert shuffler is not None
+    name = engine.name_of(shuffler)
+    if isinstance(event, ev.ShuffleHands) and event.player == name:
+        return
+    if isinstance(event, ev.Call) and event.player == name and state.uno_player == shuffler and state.hand_sizes[shuffler] == 1:
+        return
+    raise Reject(
+        Code.SHUFFLE_MISSING,
+        Check.SHUFFLE_HANDS,
+        f"{name} played {state.top_face()} and must first shuffle every hand and deal them out ('{name} shuffles CARD ...')",
+        (f"{name} shuffles",),
+    )
+
+
+def shuffle_hands(engine: EngineApi, event: ev.ShuffleHands) -> None:
+    """``P shuffles CARD ...``: after P's card that shuffles hands, every hand is dealt anew from the cards named, one
+    at a time from P's left (``effects.shuffle_order``); a player left holding no card has gone out (ruling 27)."""
+    state = engine.state
+    engine.seat_of(event.player)  # names first, as for every line
+    shuffler = state.shuffle_by
+    if shuffler is None:
+        if not any(face_rules.shuffles_hands for face_rules in engine.rules.faces.values()):
+            why = "no card of this game shuffles hands"
+        elif state.phase is not PLAYING:
+            why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
+        else:
+            why = "no card that shuffles hands was just played"
+        raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not shuffle hands now: {why}")
+    cards = engine.cards(event.cards)
+    engine.close_window()  # the card's player's UNO window closes at the shuffle
+    order = effects.shuffle_order(shuffler, state.player_count)
+    state.knowledge.shuffle_hands(engine, cards, order, event.line)
+    state.shuffle_by = None
+    emptied = next((seat for seat in order if state.hand_sizes[seat] == 0), None)
+    if emptied is not None:
+        engine.finish_round(emptied)

@@ -257,6 +257,9 @@ def hand_story(hidden: HiddenState, seat: int, players: tuple[str, ...]) -> Hand
             if fact.check == "hands":
                 dealt += count
                 lines.setdefault(fact.line, []).append(f"{owner}'s hand dealt: {fact.size} cards")
+            elif fact.check == "shuffle-hands":  # a shuffle of hands dealt the hand anew
+                dealt += count
+                lines.setdefault(fact.line, []).append(fact.what)
             else:
                 drew += count
                 lines.setdefault(fact.line, []).append(f"{owner} draws {fact.size}")

@@ -98,7 +98,7 @@ class Move:
 
     @property
     def cards(self) -> tuple[str, ...]:
-        return self.event.cards if isinstance(self.event, ev.Draw | ev.Reshuffle) else ()
+        return self.event.cards if isinstance(self.event, ev.Draw | ev.Reshuffle | ev.ShuffleHands) else ()
 
     def __str__(self) -> str:
         return format_event(self.event)
@@ -139,6 +139,8 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         return [Move(ev.Score(0, names[seat], engine.round_points(seat, result))) for seat in range(len(names))]
     if state.swap_by is not None:  # seven swaps: the 7's player may say UNO, then names whom to swap with
         return _swaps(engine)
+    if state.shuffle_by is not None:  # shuffle-hands: the card's player may say UNO, then deals every hand anew
+        return _shuffles(engine)
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = _reshuffle(engine)
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
@@ -189,6 +191,15 @@ def _swaps(engine: Engine) -> list[Move]:
     swapper = names[state.swap_by]  # type: ignore[index]
     moves = [_made(ev.Call, swapper)] if state.uno_player == state.swap_by and not state.uno_called else []
     return moves + [_made(ev.Swap, swapper, other) for other in names if other != swapper]
+
+
+def _shuffles(engine: Engine) -> list[Move]:
+    """After a card that shuffles hands: its player may say UNO, then collects, shuffles and deals every hand (one
+    order of the cards is listed, as the mode writes it; every other order of them is as legal to push)."""
+    state = engine.state
+    shuffler = state.players[state.shuffle_by]  # type: ignore[index]
+    moves = [_made(ev.Call, shuffler)] if state.uno_player == state.shuffle_by and not state.uno_called else []
+    return [*moves, Move(ev.ShuffleHands(0, shuffler, state.knowledge.shuffled_hands(state)))]
 
 
 def _reshuffle(engine: Engine) -> list[Move]:

@@ -123,6 +123,38 @@ class PublicKnowledge(ObservedKnowledge):
         for seat, source in sources:
             hidden.hands[seat] = terms[source]
 
+    def shuffled_hands(self, state: GameState) -> tuple[str, ...]:
+        return ()
+
+    def shuffle_hands(self, engine: EngineApi, cards: list[Card], order: list[int], line: int) -> None:
+        """The hands collected are a pile of their own (a ``Refill`` of their sums) and each seat of ``order`` is
+        dealt its share of it unseen (a ``Batch`` from it); the draw pile is untouched."""
+        if cards:
+            raise Reject(Code.INVALID_SHUFFLE, Check.SHUFFLE_HANDS, "in a public round a shuffle of hands names no cards")
+        state = engine.state
+        hidden = hidden_of(state)
+        collected: dict[int, int] = {}
+        for hand in hidden.hands:
+            for term, coef in hand.items():
+                term_add(collected, term, coef)
+        total = sum(state.hand_sizes)
+        pool = engine.new_id()
+        terms = tuple(sorted((term, coef) for term, coef in collected.items() if coef))
+        hidden.add(Refill(pool, line, Check.SHUFFLE_HANDS, terms, (), "the hands collected by the shuffle"))
+        players = state.player_count
+        pile = pool
+        for seat in order:
+            size = effects.shuffle_share(seat, order[-1], total, total // players, players, effects.python_choice)
+            hidden.hands[seat] = {}
+            state.hand_sizes[seat] = 0
+            if size:
+                batch = engine.new_id()
+                name = state.players[seat]
+                hidden.add(Batch(batch, line, Check.SHUFFLE_HANDS, size, None, pile, seat, f"{name}'s hand dealt: {size} cards"))
+                pile = batch
+                term_add(hidden.hands[seat], batch, 1)
+                state.hand_sizes[seat] = size
+
     def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """The unknowns of the discard pile turn with it; a card played from a hidden hand uncovers its other face."""
         state = engine.state

@@ -231,6 +231,11 @@ class Knowledge:
         that knows the pile's order."""
         return ()
 
+    def shuffled_hands(self, state: GameState) -> tuple[str, ...]:
+        """What a ``P shuffles`` line names of the cards of every hand, in one order (sorted): every card, but in a
+        mode that hides the hands."""
+        return tuple(sorted(card.token for hand in state.hands for card, count in hand.items() for _ in range(count)))
+
     def pile(self, state: GameState) -> tuple[object, ...]:
         """The draw pile as a hashable value, as the mode knows it: the cards in order, or counts of each card."""
         return tuple(sorted((card.token, count) for card, count in state.draw_counts.items() if count))
@@ -269,6 +274,25 @@ class Knowledge:
     def pass_hands(self, state: GameState, sources: list[tuple[int, int]]) -> None:
         """Hands passed between seats (a 7's swap, a 0's rotation): each ``(seat, source)`` pair. The engine moves the
         cards it knows; a public round moves its unknowns too."""
+
+    def shuffle_hands(self, engine: EngineApi, cards: list[Card], order: list[int], line: int) -> None:
+        """Every hand collected and dealt out again, one card at a time to the seats of ``order`` in turn (the
+        shuffler's left first): ``cards`` are the line's, in the order dealt, and must be the cards collected."""
+        state = engine.state
+        collected: Counter[Card] = Counter()
+        for hand in state.hands:
+            collected.update(hand)
+        if Counter(cards) != collected:
+            raise Reject(
+                Code.INVALID_SHUFFLE,
+                Check.SHUFFLE_HANDS,
+                f"the cards dealt must be the {sum(state.hand_sizes)} cards of every hand, each once, in the order dealt",
+            )
+        for seat in order:
+            state.hands[seat] = {}
+            state.hand_sizes[seat] = 0
+        for index, card in enumerate(cards):
+            to_hand(state, order[index % len(order)], card)
 
     def flip(self, engine: EngineApi, face_rules: FaceRules) -> None:
         """A Flip turned the discard pile over: what else the mode turns (ruling 16)."""
@@ -473,6 +497,7 @@ class GameState:
     drawn_card: Card | None = None
     drawing: bool = False  # draw until playable: the turn's draw has found no playable card yet, and cards remain
     swap_by: int | None = None  # seven swaps: this player played a 7 and names whom to swap hands with next
+    shuffle_by: int | None = None  # shuffle-hands: this player played the card, and shuffles and deals every hand next
     top_by: int | None = None  # who played the top card of the discard pile (None: it was turned up)
     uno_player: int | None = None
     uno_line: int = 0
@@ -532,6 +557,7 @@ class GameState:
             drawn_card=self.drawn_card,
             drawing=self.drawing,
             swap_by=self.swap_by,
+            shuffle_by=self.shuffle_by,
             top_by=self.top_by,
             uno_player=self.uno_player,
             uno_line=self.uno_line,
@@ -590,6 +616,8 @@ class EngineApi(Protocol):
     def new_id(self) -> int: ...
 
     def name_of(self, seat: int) -> str: ...
+
+    def finish_round(self, winner: int) -> None: ...
 
     def draw_kind(self, seat: int, name: str, count: int) -> DrawKind: ...
 

@@ -34,6 +34,7 @@ class Verb(StrEnum):
     CATCHES = "catches"
     CHALLENGES = "challenges"
     SWAPS = "swaps"
+    SHUFFLES = "shuffles"
     SCORES = "scores"
 
 
@@ -391,6 +392,26 @@ class Swap:
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleHands:
+    """``P shuffles [CARD ...]``: after P's card that shuffles hands, every hand is collected, shuffled and dealt out
+    one card at a time from P's left; ``cards`` in the order dealt (none in a public round)."""
+
+    line: int
+    player: str
+    cards: tuple[str, ...]
+
+    def __reduce__(self) -> tuple[type[ShuffleHands], tuple[object, ...]]:
+        return (
+            ShuffleHands,
+            (
+                self.line,
+                self.player,
+                self.cards,
+            ),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Reshuffle:
     """``reshuffle [CARD ...]``: the discard pile less its top card becomes the draw pile."""
 
@@ -428,7 +449,7 @@ class Score:
 
 HeaderEvent = Players | SpecName | Deck | Target
 SetupEvent = Round | Dealer | Shuffle | Hand | Public | Start
-PlayerEvent = Play | Draw | DrawCount | Shows | Pass | Choose | Call | Catch | Challenge | Swap | Score
+PlayerEvent = Play | Draw | DrawCount | Shows | Pass | Choose | Call | Catch | Challenge | Swap | ShuffleHands | Score
 Event = HeaderEvent | SetupEvent | PlayerEvent | Reshuffle
 
 
@@ -449,7 +470,8 @@ class EventKind:
     ``Move.parse`` accepts and ``legal_moves`` lists), how it is written back (``text``), where ``explain`` lists it
     among a player's alternatives (``order``), how the environment numbers it (``action``; None: the table makes
     it, not an agent), the house option it exists under (``option``, a switch of the spec's vocabulary) and its line's
-    grammar as the log format writes it (``form``: a public round's draw is a kind of its own, ``DrawCount``). The
+    grammar as the log format writes it (``form``: a public round's draw is a kind of its own, ``DrawCount``) and the
+    card effect it exists for (``effect``: its verb is listed, and reserved, only where a kind has that effect). The
     writer, the moves, the engine, the explainer, the environment and the reader's messages read it here; the reader
     holds how each line's words are told apart, the engine how it applies it."""
 
@@ -463,6 +485,7 @@ class EventKind:
     action: Action | None = None
     option: str | None = None
     form: str = ""
+    effect: str | None = None
 
 
 # The verbs as plain strings, for the lines written below.
@@ -474,6 +497,7 @@ _CALLS: Final = Verb.CALLS.value
 _CATCHES: Final = Verb.CATCHES.value
 _CHALLENGES: Final = Verb.CHALLENGES.value
 _SWAPS: Final = Verb.SWAPS.value
+_SHUFFLES: Final = Verb.SHUFFLES.value
 _SCORES: Final = Verb.SCORES.value
 
 
@@ -606,6 +630,17 @@ KINDS: dict[type, EventKind] = {
             Action.SEAT,
             "seven-swaps",
             form="P swaps Q",
+        ),
+        EventKind(
+            ShuffleHands,
+            Verb.SHUFFLES.value,
+            ("player",),
+            Check.SHUFFLE_HANDS,
+            True,
+            lambda event: f"{event.player} {_SHUFFLES}" + _cards(event.cards),
+            6,
+            form="P shuffles [CARD ...]",
+            effect="shuffle-hands",
         ),
         EventKind(
             Score,

@@ -24,11 +24,14 @@ MAX_SYNTAX_ERRORS = 1000
 
 COLOURS = frozenset({"red", "yellow", "green", "blue", "pink", "teal", "orange", "purple"})
 VERBS = frozenset(verb.value for verb in ev.Verb)
+# The verbs of a card effect's line (``EventKind.effect``): read under every spec, but listed in messages and reserved
+# as names only where a kind has the effect, so that no log of a game without it reads otherwise than before.
+EFFECT_VERBS = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.effect is not None)
 _PLAYS: Final = ev.Verb.PLAYS.value  # the hot path compares with a plain string
 # The words that start a line (every kind's keyword that is not a player's verb), and "uno", which no line starts with
 # and no player is called.
 KEYWORDS = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.keyword not in VERBS) | {"uno"}
-RESERVED = KEYWORDS | VERBS | COLOURS
+RESERVED = KEYWORDS | (VERBS - EFFECT_VERBS) | COLOURS
 HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
@@ -50,10 +53,12 @@ _GOOD_FACES: dict[str, str] = {}  # a game of one side: any token is read, and j
 class CardForm:
     """How the game in force writes cards and colours: ``pairs`` (a physical card is ``LIGHT/DARK``, the syntax the
     format requires of a two-sided game) or not (one side: the face is the card, and a card token has no syntax rule
-    of its own); ``colours``: the colour words (the format's eight, and any colour of the spec)."""
+    of its own); ``colours``: the colour words (the format's eight, and any colour of the spec); ``effect_verbs``: the
+    verbs of card effects the game has, which messages list."""
 
     pairs: bool = True
     colours: frozenset[str] = COLOURS
+    effect_verbs: frozenset[str] = frozenset()  # the verbs of the effects the game's kinds have (``EFFECT_VERBS``)
 
 
 PAIRS = CardForm()
@@ -270,7 +275,8 @@ class LogReader:
         keyword_hint = did_you_mean(keyword, KEYWORDS - {"uno"})  # a mistyped keyword ('player Ann Bob')
         verb_hint = did_you_mean(tokens[1].lower(), VERBS) if len(tokens) >= 2 else ""
         if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2 and (verb_hint or not keyword_hint):
-            self._error(line, f"unknown verb '{_show(tokens[1])}'{verb_hint} (expected one of: {', '.join(sorted(VERBS))})")
+            listed = (VERBS - EFFECT_VERBS) | self.form.effect_verbs
+            self._error(line, f"unknown verb '{_show(tokens[1])}'{verb_hint} (expected one of: {', '.join(sorted(listed))})")
         else:
             self._error(line, f"unknown line '{_show(first)}'{keyword_hint}")
         return None
@@ -506,6 +512,10 @@ class LogReader:
             return None
         return record(line, player, args[0])  # type: ignore[no-any-return]
 
+    def _shuffles_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
+        cards = self._cards(line, args)
+        return ev.ShuffleHands(line, player, cards) if cards is not None else None
+
     def _scores_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if len(args) != 1:
             return self._arity(line, ev.Score)
@@ -579,6 +589,7 @@ _VERB_LINES: dict[str, Callable[[LogReader, int, str, str, list[str]], ev.Event 
     ev.Verb.CATCHES: LogReader._names_line,
     ev.Verb.CHALLENGES: LogReader._names_line,
     ev.Verb.SWAPS: LogReader._names_line,
+    ev.Verb.SHUFFLES: LogReader._shuffles_line,
     ev.Verb.SCORES: LogReader._scores_line,
 }
 # The kinds of line a verb aims at a player with (``LogReader._names_line``).

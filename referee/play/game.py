@@ -503,6 +503,7 @@ class Game:
             state.drawn_card,
             state.drawing,
             state.swap_by,
+            state.shuffle_by,
             state.uno_player,
             state.uno_called,
             state.uno_caught,
@@ -525,7 +526,7 @@ class Game:
 
     @property
     def turn(self) -> str | None:
-        """The one player who must act now while a round is played: a 7's player who owes a swap, the drawer of a penalty
+        """The one player who must act now while a round is played: a 7's player who owes a swap (or a shuffle), the drawer of a penalty
         owed (or its challenger), the chooser of a colour, else the player whose turn it is; None between rounds. Others
         may still act too (a catch, the next player after a draw, a jump-in): ``to_move`` lists them all."""
         state = self._engine.state
@@ -533,6 +534,8 @@ class Game:
             return None
         if state.swap_by is not None:  # seven swaps: the 7's player names whom to swap with
             return state.players[state.swap_by]
+        if state.shuffle_by is not None:  # shuffle-hands: the card's player deals every hand anew
+            return state.players[state.shuffle_by]
         if state.penalties:
             return state.players[state.penalties[0].player]
         if state.choose_by is not None:
@@ -572,7 +575,7 @@ class Game:
         kept = 1 if self.rules.reshuffle_keeps_top else 0  # what a reshuffle leaves on the pile
         if state.draw_pile_size() or len(state.discard_pile) > kept or state.penalties:
             return False
-        if state.choose_by is not None or state.swap_by is not None or state.colour is None:
+        if state.choose_by is not None or state.swap_by is not None or state.shuffle_by is not None or state.colour is None:
             return False
         side = state.side
         seats = range(len(state.hands)) if choosing is None else [state.seat[name] for name in choosing]

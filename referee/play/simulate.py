@@ -172,7 +172,7 @@ class Simulator:
     def _step(self, next_line: Callable[[], int]) -> ev.Event:
         """One event, chosen among ``legal_moves()`` the way a real table behaves, then written as a table writes it
         (a face when it names one card, a penalty drawn as several cards at once, the real card drawn). What is
-        asked in turn: a reshuffle, a seven's swap, the UNO window, a penalty owed, a colour to choose, a draw
+        asked in turn: a reshuffle, a seven's swap, a shuffle of hands, the UNO window, a penalty owed, a colour to choose, a draw
         going on, a jump-in, then the turn; the random choices are drawn in that order, so a seed's game is fixed."""
         state = self.engine.state
         self._flipped = False
@@ -187,6 +187,8 @@ class Simulator:
             return self._reshuffle(line)
         if choices.swaps:  # seven swaps: the 7's player says UNO (often) and names whom to swap with
             return self._swap(line, choices.swaps)
+        if state.shuffle_by is not None:  # shuffle-hands: the card's player says UNO (often), then deals every hand
+            return self._shuffle_hands(line, state.shuffle_by)
         called = self._uno_window(line, choices.catches)
         if called is not None:
             return called
@@ -238,6 +240,14 @@ class Simulator:
         if calls and self.random.random() < 0.6:
             return replace(calls[0], line=line)
         return replace(self.random.choice([event for event in swaps if isinstance(event, ev.Swap)]), line=line)
+
+    def _shuffle_hands(self, line: int, seat: int) -> ev.Event:
+        state = self.engine.state
+        if state.uno_player == seat and not state.uno_called and self.random.random() < 0.6:
+            return ev.Call(line, self.names[seat])
+        cards = [card for hand in state.hands for card, count in hand.items() for _ in range(count)]
+        self.random.shuffle(cards)
+        return ev.ShuffleHands(line, self.names[seat], tuple(card.token for card in cards))
 
     def _uno_window(self, line: int, catches: list[ev.Catch]) -> ev.Event | None:
         """An open UNO window: its player says UNO, or another catches them, or neither (yet)."""

@@ -154,7 +154,19 @@ class Table:
             if reshuffle is not None:
                 game.push(reshuffle)
                 continue
+            shuffle = next((move for move in moves if isinstance(move.event, ev.ShuffleHands)), None)
+            if shuffle is not None:  # the table shuffles and deals the hands collected (a move listing them is no seat's to see)
+                game.push(self._shuffled(shuffle))
+                continue
             return self._ask(game.turn, moves)
+
+    def _shuffled(self, move: Move) -> Move:
+        """A shuffle of hands in an order of the table's random (``legal_moves`` lists the cards sorted)."""
+        event = move.event
+        assert isinstance(event, ev.ShuffleHands)
+        cards = list(event.cards)
+        self.random.shuffle(cards)
+        return Move(ev.ShuffleHands(0, event.player, tuple(cards)))
 
     def _ask(self, turn: str | None, moves: list[Move]) -> Decision:
         if turn is not None and moves and all(move.player == turn for move in moves):

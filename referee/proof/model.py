@@ -501,6 +501,26 @@ class Model:
         ]
         return z3.And(*constraints)
 
+    def shuffle_hands(self, pre: State, post: State, shuffler: Any) -> Any:
+        """A card that shuffles hands: ``shuffler`` (who played it; over-approximated as anyone) deals every card of
+        every hand anew, one at a time from the shuffler's left (effects.shuffle_share); the arbitrary card, if in a
+        hand, goes to any hand dealt a card; the UNO window closes. It comes right after the card was played with
+        the colour named on its line (a wild's): the colour in play is one of the side, and none is being chosen."""
+        total = z3.Sum(*pre.hands)
+        base = z3.Int(f"shuffle_base_{id(post)}")
+        in_hand = z3.And(pre.card >= 0, pre.card < self.n)
+        return z3.And(
+            self.seat(shuffler),
+            z3.Not(pre.pending),
+            self.in_side(pre.colour, pre.side),
+            base * self.n == total - total % self.n,
+            *[post.hands[index] == effects.shuffle_share(index, shuffler, total, base, self.n, z3.If) for index in range(self.n)],
+            z3.If(in_hand, z3.And(self.seat(post.card), post.hand(post.card) >= 1), post.card == pre.card),
+            post.window == NONE,
+            z3.Not(post.called),
+            *self.frame(pre, post, {"hands", "card", "window", "called"}),
+        )
+
     def call(self, pre: State, post: State, seat: Any) -> Any:
         """The player whose UNO window is open says UNO."""
         return z3.And(pre.window == seat, post.called, *self.frame(pre, post, {"called"}))
@@ -608,6 +628,8 @@ class Model:
         ]
         if any(face_rules.swaps_hands for face_rules in self.rules.faces.values()):  # swap-hands; seven swaps: a 7
             options.append(self.swap(pre, post, seat, next_turn))
+        if any(face_rules.shuffles_hands for face_rules in self.rules.faces.values()):  # shuffle-hands: a Wild Shuffle Hands
+            options.append(self.shuffle_hands(pre, post, seat))
         return z3.Or(*options)
 
     # -- invariants over one state

@@ -22,6 +22,7 @@ import z3
 from referee.engine.hidden import Batch, Fact, Fixed, Held, HiddenDeck, Pick, Put, Refill, Same, Shown, Terms
 from referee.records import dataclass
 from referee.solving import stopped_by_interrupt
+from referee.spec.vocabulary import Check
 
 
 class Undetermined(Exception):
@@ -396,6 +397,7 @@ class Oracle:
 def relevance(facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...]]] = ()) -> dict[int, frozenset[int]]:
     """Per batch, the types some fact asks about while the batch is in a hand (a play's face, a colour held, a face
     shown), and its own types when it is restricted to a few: the sparse encoding's variables."""
+    facts = list(facts)
     mentioned: dict[int, set[int]] = {}
     picks: dict[int, tuple[int, ...]] = {}
     for fact in facts:
@@ -424,7 +426,32 @@ def relevance(facts: Iterable[Fact], asked: Iterable[tuple[Terms, tuple[int, ...
         for term, coef in hand:
             if coef > 0:
                 mentioned.setdefault(term, set()).update(types)
+    _through_shuffles(facts, mentioned)
     return {batch: frozenset(types) for batch, types in mentioned.items()}
+
+
+def _through_shuffles(facts: Iterable[Fact], mentioned: dict[int, set[int]]) -> None:
+    """A shuffle of hands deals out the cards of the hands it collected (a ``Refill`` of the hands' sums): a type asked
+    about of a hand dealt by it is asked about of every batch it collected, so that the pool's count of that type is
+    exact and the sparse encoding stays a relaxation. Latest shuffle first: a batch collected may itself have been
+    dealt by an earlier shuffle."""
+    pools: dict[int, Refill] = {}
+    dealt: dict[int, list[int]] = {}  # pool -> the batches dealt from it
+    pool_of: dict[int, int] = {}  # a pile vector of the pool's chain -> the pool
+    for fact in facts:
+        if isinstance(fact, Refill) and fact.check == Check.SHUFFLE_HANDS:
+            pools[fact.id] = fact
+            pool_of[fact.id] = fact.id
+            dealt[fact.id] = []
+        elif isinstance(fact, Batch) and fact.pile in pool_of:
+            pool_of[fact.id] = pool_of[fact.pile]
+            dealt[pool_of[fact.id]].append(fact.id)
+    for pool in sorted(pools, reverse=True):
+        asked = set().union(*(mentioned.get(batch, set()) for batch in dealt[pool]))
+        if asked:
+            for term, coef in pools[pool].terms:
+                if coef > 0:
+                    mentioned.setdefault(term, set()).update(asked)
 
 
 SMALL = 8
@@ -445,41 +472,46 @@ def fill_hands(
         for term, coef in hand:
             if coef > 0:
                 forbidden.setdefault(term, set()).update(types)
-    supply: list[int] = list(deck.counts)
-    needs: list[tuple[int, int, list[int]]] = []  # (batch, how many, allowed types)
+    supplies: dict[int, list[int]] = {-1: list(deck.counts)}  # per draw pile (its epoch): what it holds yet
+    epoch_of: dict[int, int] = {}  # each pile's vector (a refill, a batch after it, a card put back) -> its epoch
+    needs: dict[int, list[tuple[int, int, list[int]]]] = {}  # per epoch: (batch, how many, allowed types)
 
     def settle() -> bool:
-        if not needs:
-            return True
-        assignment = _transport(needs, supply)
-        if assignment is None:
-            return False
-        for batch, cards in assignment.items():
-            found[batch].extend(cards)
+        for epoch, wanted in needs.items():
+            assignment = _transport(wanted, supplies[epoch])
+            if assignment is None:
+                return False
+            for batch, cards in assignment.items():
+                found[batch].extend(cards)
+                for k in cards:
+                    supplies[epoch][k] -= 1
+        needs.clear()
         return True
 
-    first = True
     for fact in facts:
-        if isinstance(fact, Refill):
-            if not first and not settle():
+        if isinstance(fact, Refill):  # a new pile (a reshuffle, the hands collected by a shuffle) of cards known by now
+            if not settle():
                 return False
-            first = False
-            needs = []
             supply = [0] * kinds
             for k in fact.known:
                 supply[k] += 1
             for term, coef in fact.terms:
                 for k in found.get(term, ()):
                     supply[k] += coef
+            supplies[fact.id] = supply
+            epoch_of[fact.id] = fact.id
+        elif isinstance(fact, Put):
+            epoch_of[fact.id] = epoch_of.get(fact.pile, -1)
         elif isinstance(fact, Batch):
+            epoch = epoch_of[fact.id] = epoch_of.get(fact.pile, -1)
             for k in found[fact.id]:
-                supply[k] -= 1
+                supplies[epoch][k] -= 1
             rest = fact.size - len(found[fact.id])
             if rest:
                 banned = forbidden.get(fact.id, set())
                 allowed = range(kinds) if fact.types is None else fact.types
-                needs.append((fact.id, rest, [k for k in allowed if k not in banned]))
-    if any(count < 0 for count in supply):
+                needs.setdefault(epoch, []).append((fact.id, rest, [k for k in allowed if k not in banned]))
+    if any(count < 0 for supply in supplies.values() for count in supply):
         return False
     return settle()
 

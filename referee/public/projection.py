@@ -58,7 +58,7 @@ def start_cards(rules: Rules, shuffle: ev.Shuffle, players: int) -> list[ev.Even
 
 def public_event(rules: Rules, event: ev.Event, side: int, taken: int) -> ev.Event:
     """One event of a round as the table saw it: a draw as the count it took from the pile (``taken``), a play as
-    the face it showed on ``side`` (the side in play when played), a reshuffle with no cards named; the rest as is."""
+    the face it showed on ``side`` (the side in play when played), a reshuffle or a shuffle of hands naming no card; the rest as is."""
     if isinstance(event, ev.Draw):  # a full-mode draw may name no card: the pile says how many
         return ev.DrawCount(event.line, event.player, taken) if taken > 0 else ev.Draw(event.line, event.player, ())
     if isinstance(event, ev.Play):
@@ -70,6 +70,8 @@ def public_event(rules: Rules, event: ev.Event, side: int, taken: int) -> ev.Eve
         return ev.Play(event.line, event.player, token, event.colour)
     if isinstance(event, ev.Reshuffle):
         return ev.Reshuffle(event.line, ())
+    if isinstance(event, ev.ShuffleHands):  # the hands dealt anew, each seen by its holder only
+        return ev.ShuffleHands(event.line, event.player, ())
     return event
 
 

@@ -258,13 +258,17 @@ def _witness(
     model: dict[int, list[int]], facts: list[Fact], hidden: HiddenState, events: list[ev.Event], players: tuple[str, ...]
 ) -> dict[int, tuple[str, ...]]:
     """What an observed-mode log writes in place of the round's public lines under one assignment: ``hand`` lines for
-    ``public``, the cards of each ``draws N``, the physical card of each play (two sides), nothing for ``shows``."""
+    ``public``, the cards of each ``draws N``, the physical card of each play (two sides), the cards
+    of each shuffle of hands in the order dealt, nothing for ``shows``."""
     types = hidden.deck.types
     drawn: dict[int, list[str]] = {}
     hands: dict[int, list[tuple[int, list[str]]]] = {}
     picks: dict[int, str] = {}
+    dealt: dict[int, list[list[str]]] = {}  # a shuffle of hands: each hand dealt, from the shuffler's left
     for fact in facts:
-        if isinstance(fact, Batch) and fact.check == "hands" and fact.seat is not None:
+        if isinstance(fact, Batch) and fact.check == "shuffle-hands":  # in the order dealt
+            dealt.setdefault(fact.line, []).append([types[k].token for k in model[fact.id]])
+        elif isinstance(fact, Batch) and fact.check == "hands" and fact.seat is not None:
             hands.setdefault(fact.line, []).append((fact.seat, [types[k].token for k in model[fact.id]]))
         elif isinstance(fact, Batch) and fact.seat is not None:
             drawn.setdefault(fact.line, []).extend(types[k].token for k in model[fact.id])
@@ -278,6 +282,10 @@ def _witness(
             witness[event.line] = (f"{event.player} draws " + " ".join(drawn.get(event.line, [])),)
         elif isinstance(event, ev.Play) and event.line in picks and "/" in picks[event.line]:
             witness[event.line] = (f"{event.player} plays {picks[event.line]}" + (f" {event.colour}" if event.colour else ""),)
+        elif isinstance(event, ev.ShuffleHands):  # the cards one at a time round the table (the shares only shrink)
+            shares = dealt.get(event.line, [])
+            cards = [share[turn] for turn in range(max(map(len, shares), default=0)) for share in shares if turn < len(share)]
+            witness[event.line] = (f"{event.player} shuffles " + " ".join(cards),)
         elif isinstance(event, ev.Shows):
             witness[event.line] = ()
     return witness

@@ -48,6 +48,7 @@ class FaceRules:
     penalty_into_discard: bool = False
     swaps_hands: bool = False  # its player then names whom to swap hands with (swap-hands; a 7 under seven-swaps)
     passes_hands: bool = False  # every hand passes to the next player (pass-hands; a 0 under zero-rotates)
+    shuffles_hands: bool = False  # every hand is collected, shuffled and dealt out from its player's left (shuffle-hands)
 
     @property
     def gives_penalty(self) -> bool:
@@ -134,6 +135,7 @@ def compile_spec(spec: Spec) -> Rules:
                 penalty_into_discard=draw_effect is not None and draw_effect.setting("into", "hand") == "discard-pile",
                 swaps_hands="swap-hands" in effects or (options.seven_swaps and face.number == 7),
                 passes_hands="pass-hands" in effects or (options.zero_rotates and face.number == 0),
+                shuffles_hands="shuffle-hands" in effects,
             )
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)

@@ -169,6 +169,21 @@ def rotation_target(seat: Any, direction: Any, players: int) -> Any:
     return next_seat(seat, direction, players)
 
 
+def shuffle_order(shuffler: int, players: int) -> list[int]:
+    """Who is dealt the cards of a shuffle of hands, in turn: the shuffler's left first (the next name of the players
+    line, whatever the direction of play), the shuffler last (ruling 27)."""
+    return [(shuffler + step) % players for step in range(1, players + 1)]
+
+
+def shuffle_share(seat: Any, shuffler: Any, total: Any, base: Any, players: int, choose: Any) -> Any:
+    """How many of the ``total`` cards a shuffle of hands deals ``seat``: one at a time from the shuffler's left, so
+    the first ``total % players`` seats dealt get one card more than ``base``, which is ``total // players`` (the
+    caller's: Python's ``//``; in the model a term with ``total == base * players + total % players``, Z3 having no
+    ``//``). ``choose`` is the caller's conditional, as in ``swap_source``."""
+    place = (seat - shuffler - 1) % players  # 0: the shuffler's left, ..., players - 1: the shuffler
+    return choose(place < total % players, base + 1, base)
+
+
 def stacked_total(draw: Any, owed_before: Any) -> Any:
     """A draw card played on a penalty owed (option stacking): the next player owes both, added up."""
     return draw + owed_before

@@ -213,6 +213,7 @@ def _read_copies(reader: NodeReader, node: Node | None, numbers: tuple[int, ...]
 
 TURN_EFFECTS = tuple(name for name, word in EFFECT_WORDS.items() if word.group is EffectGroup.TURN)
 PENALTY_EFFECTS = tuple(name for name, word in EFFECT_WORDS.items() if word.group is EffectGroup.PENALTY)
+HAND_EFFECTS = tuple(name for name, word in EFFECT_WORDS.items() if word.group is EffectGroup.HANDS)
 
 
 def _conflicting_effects(reader: NodeReader, entry: Mapping, what: str, names: list[str]) -> None:
@@ -226,6 +227,14 @@ def _conflicting_effects(reader: NodeReader, entry: Mapping, what: str, names: l
     penalty = [name for name in PENALTY_EFFECTS if name in names]
     if len(penalty) > 1:
         reader.error(where, f"{what}: effects {' and '.join(repr(n) for n in penalty)} cannot be combined (one penalty per card)")
+    hands = [name for name in HAND_EFFECTS if name in names]
+    if len(hands) > 1:
+        reader.error(where, f"{what}: effects {' and '.join(repr(n) for n in hands)} cannot be combined (each decides where the hands go)")
+    if penalty and "shuffle-hands" in names:
+        reader.error(
+            where,
+            f"{what}: '{penalty[0]}' beside 'shuffle-hands' is not in the vocabulary (a penalty drawn into a hand dealt anew)",
+        )
     if penalty and ("skip" in names or "skip-everyone" in names):
         reader.error(
             where,

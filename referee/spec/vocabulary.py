@@ -17,6 +17,7 @@ class EffectGroup(StrEnum):
 
     TURN = "turn"  # who moves next: reverse, skip, skip-everyone
     PENALTY = "penalty"  # what the next player owes: one penalty per card
+    HANDS = "hands"  # where the hands go: swap-hands, pass-hands, shuffle-hands
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,9 @@ EFFECT_WORDS: dict[str, EffectWord] = {
         EffectWord("flip", settings=(("draw-pile", ("reverse", "keep")), ("discard-pile", ("reverse", "keep")))),
         EffectWord("only-without-colour-in-play"),
         EffectWord("challengeable"),
-        EffectWord("swap-hands"),
-        EffectWord("pass-hands"),
+        EffectWord("swap-hands", group=EffectGroup.HANDS),
+        EffectWord("pass-hands", group=EffectGroup.HANDS),
+        EffectWord("shuffle-hands", group=EffectGroup.HANDS),
     )
 }
 EFFECTS_WITH_AMOUNT = frozenset(name for name, word in EFFECT_WORDS.items() if word.amount)
@@ -94,6 +96,7 @@ class Check(StrEnum):
     SCORE = "score"
     GAME_OVER = "game-over"
     SWAP = "swap"
+    SHUFFLE_HANDS = "shuffle-hands"
     JUMP_IN = "jump-in"
     DRAW_UNTIL_PLAYABLE = "draw-until-playable"
     FORCED_PLAY = "forced-play"
@@ -101,7 +104,7 @@ class Check(StrEnum):
 
 CHECKS = frozenset(check.value for check in Check)
 # Checks that can arise only where some kind has an effect: a spec without one need not govern them.
-CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip", "swap": "swap-hands"}
+CHECKS_ONLY_WITH: dict[str, str] = {"flip-colour": "flip", "swap": "swap-hands", "shuffle-hands": "shuffle-hands"}
 # Checks that can arise only under a house rule (docs/house-rules.md): a spec without it need not govern them.
 CHECKS_ONLY_UNDER: dict[str, str] = {
     "swap": "seven-swaps",
