@@ -45,6 +45,7 @@ HOUSE_SPECS = {
         },
     ),
     "uno-draw-to-match": ("uno", {"options.draw-until-playable"}),
+    "uno-2018": ("uno", {"deck.cards", "kinds.wild-customizable", "kinds.wild-shuffle-hands"}),
     "uno-jump-in": ("uno", {"options.jump-in"}),
     "uno-seven-zero": ("uno", {"options.seven-swaps", "options.zero-rotates"}),
     "uno-progressive": (

@@ -181,11 +181,11 @@ def test_the_shipped_spec_lists_in_the_help_and_the_docs_are_the_shipped_specs()
 
     shipped = set(shipped_spec_names())
     help_text = " ".join((rules.help or "").split())
-    named = set(regex.findall(r"\b((?:uno|house)(?:-[a-z]+)*)\b", help_text.split("Shipped specs:")[1].split(";")[0]))
+    named = set(regex.findall(r"\b((?:uno|house)(?:-[a-z0-9]+)*)\b", help_text.split("Shipped specs:")[1].split(";")[0]))
     assert named == shipped
     text = (DOCS / "commands.md").read_text(encoding="utf-8")
     listed = text.split("- **Specs.** `--spec` takes a shipped spec name (")[1].split(")")[0]
-    assert set(regex.findall(r"`([a-z-]+)`", listed)) == shipped
+    assert set(regex.findall(r"`([a-z0-9-]+)`", listed)) == shipped
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])

@@ -137,7 +137,13 @@ def test_every_event_kind_is_written_as_it_is_read() -> None:
     from referee.spec.paths import shipped_spec_path
 
     seen: set[type] = set()
-    games = (("uno", 4, 11, "full"), ("uno", 3, 1, "observed"), ("uno-flip", 2, 2, "full"), ("uno-seven-zero", 4, 3, "full"))
+    games = (
+        ("uno", 4, 11, "full"),
+        ("uno", 3, 1, "observed"),
+        ("uno-flip", 2, 2, "full"),
+        ("uno-seven-zero", 4, 3, "full"),
+        ("uno-2018", 4, 1, "full"),
+    )
     for spec, players, seed, mode in games:
         path = shipped_spec_path(spec)
         assert path is not None

@@ -105,8 +105,9 @@ def test_complete_games_in_both_modes() -> None:
 
 def test_classic_uno_has_a_scenario_for_every_code_and_ruling_that_can_arise() -> None:
     """Classic UNO (scenarios/classic/, `spec uno`): every diagnostic code but ambiguous-card (identical cards are one
-    card) and the house rules' codes (scenarios/house-rules/), and every ruling but 10 and 16 (there is no Flip)."""
-    from referee.verdicts import ERROR_CODES, HOUSE_ERROR_CODES, PUBLIC_ERROR_CODES, WARNING_CODES
+    card), the house rules' codes (scenarios/house-rules/) and the 2018 deck's (scenarios/uno-2018/), and every ruling
+    but 10 and 16 (there is no Flip)."""
+    from referee.verdicts import EDITION_ERROR_CODES, ERROR_CODES, HOUSE_ERROR_CODES, PUBLIC_ERROR_CODES, WARNING_CODES
 
     classic = [log for log in LOGS if "classic" in log.parts]
     assert all("\nspec uno\n" in log.read_text(encoding="utf-8") for log in classic)
@@ -114,6 +115,11 @@ def test_classic_uno_has_a_scenario_for_every_code_and_ruling_that_can_arise() -
     for log in classic:
         errors, warnings = inline_expectations(log)
         expected_codes.update(code for _, code in errors + warnings)
-    assert (set(ERROR_CODES) | set(WARNING_CODES)) - {"ambiguous-card", *HOUSE_ERROR_CODES, *PUBLIC_ERROR_CODES} <= expected_codes
+    assert (set(ERROR_CODES) | set(WARNING_CODES)) - {
+        "ambiguous-card",
+        *HOUSE_ERROR_CODES,
+        *PUBLIC_ERROR_CODES,
+        *EDITION_ERROR_CODES,
+    } <= expected_codes
     rulings = {int(log.name[1:3]) for log in (SCENARIOS / "classic").glob("r*.log")}
     assert set(range(1, 26)) - {10, 16} <= rulings

@@ -32,7 +32,8 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
 
     Summaries show the option values in force under the spec (a house spec
     with a 300-point target says 300). Shipped specs: uno-flip (the official
-    rules of UNO Flip), uno (classic UNO), house-dealer-chooses,
+    rules of UNO Flip), uno (classic UNO), uno-2018 (classic UNO's
+    112-card deck: Wild Shuffle Hands), house-dealer-chooses,
     house-lowest-score, house-short-game, house-stacking, house-forced-play,
     uno-seven-zero, uno-jump-in, uno-draw-to-match, uno-progressive,
     uno-party and uno-flip-party (what most tables play); any spec file
