@@ -169,6 +169,8 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
         return model.call(pre, post, z3.IntVal(state.seat[event.player]))
     if isinstance(event, ev.Swap):
         return model.swap(pre, post, z3.IntVal(state.seat[event.player]), z3.IntVal(state.seat[event.target]))
+    if isinstance(event, ev.ShuffleHands):
+        return model.shuffle_hands(pre, post, z3.IntVal(state.seat[event.player]))
     ruled = engine.disputes[-1] if engine.disputes and engine.disputes[-1].line == event.line else None
     if isinstance(event, ev.Challenge) and ruled is not None and ruled.ruling in ("guilty", "innocent") and state.penalties:
         return model.challenge(pre, post, z3.IntVal(state.seat[event.player]), z3.BoolVal(ruled.ruling == "guilty"))

@@ -507,13 +507,12 @@ class Model:
         hand, goes to any hand dealt a card; the UNO window closes. It comes right after the card was played with
         the colour named on its line (a wild's): the colour in play is one of the side, and none is being chosen."""
         total = z3.Sum(*pre.hands)
-        base = z3.Int(f"shuffle_base_{id(post)}")
+        base = (total - total % self.n) / self.n  # an exact division: Z3's ``/`` of integers, no fresh term
         in_hand = z3.And(pre.card >= 0, pre.card < self.n)
         return z3.And(
             self.seat(shuffler),
             z3.Not(pre.pending),
             self.in_side(pre.colour, pre.side),
-            base * self.n == total - total % self.n,
             *[post.hands[index] == effects.shuffle_share(index, shuffler, total, base, self.n, z3.If) for index in range(self.n)],
             z3.If(in_hand, z3.And(self.seat(post.card), post.hand(post.card) >= 1), post.card == pre.card),
             post.window == NONE,

@@ -178,8 +178,8 @@ def shuffle_order(shuffler: int, players: int) -> list[int]:
 def shuffle_share(seat: Any, shuffler: Any, total: Any, base: Any, players: int, choose: Any) -> Any:
     """How many of the ``total`` cards a shuffle of hands deals ``seat``: one at a time from the shuffler's left, so
     the first ``total % players`` seats dealt get one card more than ``base``, which is ``total // players`` (the
-    caller's: Python's ``//``; in the model a term with ``total == base * players + total % players``, Z3 having no
-    ``//``). ``choose`` is the caller's conditional, as in ``swap_source``."""
+    caller's: Python's ``//``; in the model ``(total - total % players) / players``, Z3's ``/`` of integers, Z3
+    having no ``//``). ``choose`` is the caller's conditional, as in ``swap_source``."""
     place = (seat - shuffler - 1) % players  # 0: the shuffler's left, ..., players - 1: the shuffler
     return choose(place < total % players, base + 1, base)
 
