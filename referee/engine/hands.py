@@ -4,7 +4,7 @@ and dealt out from the player's left, ``P shuffles CARD ...``); the house rules 
 first two on a 7 and a 0 (``referee.rules.compiler``).
 
 Part of the engine (``referee.engine.engine``), typed against ``state.EngineApi``. Which seat's hand goes where is
-``referee.rules.effects`` (``swap_source``, ``rotation_source``), ``shuffle_order``), which the Z3 model reads too; how
+``referee.rules.effects`` (``swap_source``, ``rotation_source``, ``shuffle_order``), which the Z3 model reads too; how
 the cards of a moved hand stay known is the mode of card knowledge's (``pass_hands``, ``shuffle_hands``).
 """
 
