@@ -118,8 +118,7 @@ def round_(engine: EngineApi, event: ev.Round) -> None:
     state.drew = False
     state.drawn_card = None
     state.drawing = False
-    state.swap_by = None
-    state.shuffle_by = None
+    state.due = None
     state.top_by = None
     state.uno_player = None
     state.uno_called = False

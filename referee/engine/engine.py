@@ -42,6 +42,8 @@ from referee.engine.state import (
     STATE_FIELDS,
     Dispute,
     DrawKind,
+    Due,
+    Duty,
     GameState,
     Penalty,
     Phase,
@@ -109,7 +111,7 @@ class Engine:
         state = self.state
         self.line = event.line
         try:
-            if state.phase is GAME_OVER or state.phase is START_AGAIN or state.swap_by is not None or state.shuffle_by is not None:
+            if state.phase is GAME_OVER or state.phase is START_AGAIN or state.due is not None:
                 self._names_known(event)  # names first, on every line: before what these states allow
             if state.phase is GAME_OVER and type(event) is not ev.Score:
                 raise Reject(
@@ -123,10 +125,8 @@ class Engine:
                     Check.START_AGAIN,
                     "the card turned up went back into the draw pile: another 'start' line must follow",
                 )
-            if state.swap_by is not None:
-                hands.swap_due(self, event)
-            elif state.shuffle_by is not None:
-                hands.shuffle_due(self, event)
+            if state.due is not None:
+                hands.DUTIES[state.due.duty].gate(self, event)
             self._handlers[type(event)](event)
         except Reject as reject:
             rule = self.rules.check_rules[reject.check]
@@ -405,7 +405,7 @@ class Engine:
                 f"{self.name_of(seat)} played {face_rules.face} while holding {colour_before}, and it cannot be challenged",
             )
         if face_rules.shuffles_hands:
-            state.shuffle_by = seat  # the next line deals every hand anew, also when this was the player's last card
+            state.due = Due(seat, Duty.SHUFFLE)  # the next line deals every hand anew, also when this was the player's last card
         elif state.hand_sizes[seat] == 0 and not state.penalties:
             self.finish_round(seat)
         elif state.hand_sizes[seat] and (face_rules.swaps_hands or face_rules.passes_hands):

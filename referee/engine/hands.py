@@ -10,11 +10,13 @@ the cards of a moved hand stay known is the mode of card knowledge's (``pass_han
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from referee.engine.reject import Reject
-from referee.engine.state import NO_ROUND, PLAYING
+from referee.engine.state import NO_ROUND, PLAYING, Due, Duty
 from referee.log import events as ev
+from referee.records import dataclass
 from referee.rules import effects
 from referee.spec.vocabulary import Check
 from referee.verdicts import Code
@@ -28,7 +30,7 @@ def move_hands(engine: EngineApi, seat: int, face_rules: FaceRules) -> None:
     """A card that moves hands, played by a player who still holds cards: the player names whom to swap hands with
     (the next line), or every hand passes on."""
     if face_rules.swaps_hands:
-        engine.state.swap_by = seat  # the next line names whom P swaps with
+        engine.state.due = Due(seat, Duty.SWAP)  # the next line names whom P swaps with
     elif face_rules.passes_hands:
         rotate_hands(engine)
 
@@ -89,7 +91,7 @@ def swap(engine: EngineApi, event: ev.Swap) -> None:
         state.hands[seat] = hands[source]
         state.hand_sizes[seat] = sizes[source]
     state.knowledge.pass_hands(state, sources)
-    state.swap_by = None
+    state.due = None
 
 
 def shuffle_due(engine: EngineApi, event: ev.Event) -> None:
@@ -129,7 +131,35 @@ def shuffle_hands(engine: EngineApi, event: ev.ShuffleHands) -> None:
     engine.close_window()  # the card's player's UNO window closes at the shuffle
     order = effects.shuffle_order(shuffler, state.player_count)
     state.knowledge.shuffle_hands(engine, cards, order, event.line)
-    state.shuffle_by = None
+    state.due = None
     emptied = next((seat for seat in order if state.hand_sizes[seat] == 0), None)
     if emptied is not None:
         engine.finish_round(emptied)
+
+
+def swap_lines(engine: EngineApi, seat: int) -> list[ev.Event]:
+    """The lines that pay a swap owed: ``P swaps Q`` for every other player Q."""
+    names = engine.state.players
+    return [ev.Swap(0, names[seat], other) for other in names if other != names[seat]]
+
+
+def shuffle_lines(engine: EngineApi, seat: int) -> list[ev.Event]:
+    """The line that pays a shuffle owed: every hand's cards in one order, as the mode writes it (every other order of
+    them is as legal)."""
+    state = engine.state
+    return [ev.ShuffleHands(0, state.players[seat], state.knowledge.shuffled_hands(state))]
+
+
+@dataclass(frozen=True, slots=True)
+class DutyRules:
+    """One duty, defined once: the gate every line meets while it is owed (its code when another line comes), and the
+    lines that pay it (``legal_moves``); the owing player's UNO call is allowed before it either way."""
+
+    gate: Callable[[EngineApi, ev.Event], None]
+    lines: Callable[[EngineApi, int], list[ev.Event]]
+
+
+DUTIES: dict[Duty, DutyRules] = {
+    Duty.SWAP: DutyRules(swap_due, swap_lines),
+    Duty.SHUFFLE: DutyRules(shuffle_due, shuffle_lines),
+}

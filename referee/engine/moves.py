@@ -14,9 +14,9 @@ from collections.abc import Callable
 from typing import cast
 
 from referee.cards import Card
-from referee.engine import legality
+from referee.engine import hands, legality
 from referee.engine.engine import PLAYING, Engine, GameState
-from referee.engine.state import Penalty
+from referee.engine.state import Due, Penalty
 from referee.errors import RefereeError, escape
 from referee.log import events as ev
 from referee.log.reader import PAIRS, CardForm, LogReader
@@ -137,10 +137,8 @@ def legal_moves(engine: Engine, *, draw_cards: bool = True) -> list[Move]:
         if result is None:
             return []
         return [Move(ev.Score(0, names[seat], engine.round_points(seat, result))) for seat in range(len(names))]
-    if state.swap_by is not None:  # seven swaps: the 7's player may say UNO, then names whom to swap with
-        return _swaps(engine)
-    if state.shuffle_by is not None:  # shuffle-hands: the card's player may say UNO, then deals every hand anew
-        return _shuffles(engine)
+    if state.due is not None:  # a card's player owes its effect's line (a swap, a deal): UNO first, if they like
+        return _due(engine, state.due)
     penalty = state.penalties[0] if state.penalties else None
     reshuffle = _reshuffle(engine)
     if penalty is not None and penalty.catch:  # a caught player draws at once, before anything else
@@ -184,22 +182,11 @@ def _turn(engine: Engine, draw_cards: bool) -> list[Move]:
     return moves
 
 
-def _swaps(engine: Engine) -> list[Move]:
-    """After a 7 under seven swaps: its player may say UNO, then names whom to swap hands with."""
+def _due(engine: Engine, due: Due) -> list[Move]:
+    """A duty owed (``hands.DUTIES``): its player may say UNO, then makes the line that pays it."""
     state = engine.state
-    names = state.players
-    swapper = names[state.swap_by]  # type: ignore[index]
-    moves = [_made(ev.Call, swapper)] if state.uno_player == state.swap_by and not state.uno_called else []
-    return moves + [_made(ev.Swap, swapper, other) for other in names if other != swapper]
-
-
-def _shuffles(engine: Engine) -> list[Move]:
-    """After a card that shuffles hands: its player may say UNO, then collects, shuffles and deals every hand (one
-    order of the cards is listed, as the mode writes it; every other order of them is as legal to push)."""
-    state = engine.state
-    shuffler = state.players[state.shuffle_by]  # type: ignore[index]
-    moves = [_made(ev.Call, shuffler)] if state.uno_player == state.shuffle_by and not state.uno_called else []
-    return [*moves, Move(ev.ShuffleHands(0, shuffler, state.knowledge.shuffled_hands(state)))]
+    moves = [_made(ev.Call, state.players[due.seat])] if state.uno_player == due.seat and not state.uno_called else []
+    return moves + [Move(event) for event in hands.DUTIES[due.duty].lines(engine, due.seat)]
 
 
 def _reshuffle(engine: Engine) -> list[Move]:

@@ -119,6 +119,23 @@ class Penalty:
         return f"{self.count + self.extra} card{'s' if self.count + self.extra != 1 else ''}"
 
 
+class Duty(StrEnum):
+    """What a player owes before any other line may come, after a card of theirs whose effect they carry out on the
+    next line: naming whom to swap hands with (``swap-hands``, seven swaps' 7) or dealing every hand anew
+    (``shuffle-hands``). ``referee.engine.hands.DUTIES`` holds what each one allows."""
+
+    SWAP = "swap"
+    SHUFFLE = "shuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """A duty owed: by whom (a seat) and which. Only that player's UNO call or the duty's own line may come next."""
+
+    seat: int
+    duty: Duty
+
+
 class Ruling(StrEnum):
     """A ruling on a dispute: a catch is valid or invalid; a challenge is guilty, innocent or invalid."""
 
@@ -496,8 +513,7 @@ class GameState:
     drew: bool = False
     drawn_card: Card | None = None
     drawing: bool = False  # draw until playable: the turn's draw has found no playable card yet, and cards remain
-    swap_by: int | None = None  # seven swaps: this player played a 7 and names whom to swap hands with next
-    shuffle_by: int | None = None  # shuffle-hands: this player played the card, and shuffles and deals every hand next
+    due: Due | None = None  # a card's player owes its effect's line next (swap-hands: whom to swap with; shuffle-hands)
     top_by: int | None = None  # who played the top card of the discard pile (None: it was turned up)
     uno_player: int | None = None
     uno_line: int = 0
@@ -511,6 +527,18 @@ class GameState:
     @property
     def player_count(self) -> int:
         return len(self.players)
+
+    @property
+    def swap_by(self) -> int | None:
+        """Who owes a swap of hands (a 7 under seven swaps, or a card that swaps hands), if anyone."""
+        due = self.due
+        return due.seat if due is not None and due.duty is Duty.SWAP else None
+
+    @property
+    def shuffle_by(self) -> int | None:
+        """Who owes the shuffle and deal of every hand (a card that shuffles hands), if anyone."""
+        due = self.due
+        return due.seat if due is not None and due.duty is Duty.SHUFFLE else None
 
     def draw_pile_size(self) -> int:
         return self.knowledge.pile_size(self)
@@ -556,8 +584,7 @@ class GameState:
             drew=self.drew,
             drawn_card=self.drawn_card,
             drawing=self.drawing,
-            swap_by=self.swap_by,
-            shuffle_by=self.shuffle_by,
+            due=self.due,
             top_by=self.top_by,
             uno_player=self.uno_player,
             uno_line=self.uno_line,

@@ -502,8 +502,7 @@ class Game:
             state.drew,
             state.drawn_card,
             state.drawing,
-            state.swap_by,
-            state.shuffle_by,
+            state.due,
             state.uno_player,
             state.uno_called,
             state.uno_caught,
@@ -532,10 +531,8 @@ class Game:
         state = self._engine.state
         if state.phase is not PLAYING:
             return None
-        if state.swap_by is not None:  # seven swaps: the 7's player names whom to swap with
-            return state.players[state.swap_by]
-        if state.shuffle_by is not None:  # shuffle-hands: the card's player deals every hand anew
-            return state.players[state.shuffle_by]
+        if state.due is not None:  # a card's player owes its effect's line: whom to swap with, or the deal of every hand
+            return state.players[state.due.seat]
         if state.penalties:
             return state.players[state.penalties[0].player]
         if state.choose_by is not None:
@@ -575,7 +572,7 @@ class Game:
         kept = 1 if self.rules.reshuffle_keeps_top else 0  # what a reshuffle leaves on the pile
         if state.draw_pile_size() or len(state.discard_pile) > kept or state.penalties:
             return False
-        if state.choose_by is not None or state.swap_by is not None or state.shuffle_by is not None or state.colour is None:
+        if state.choose_by is not None or state.due is not None or state.colour is None:
             return False
         side = state.side
         seats = range(len(state.hands)) if choosing is None else [state.seat[name] for name in choosing]

@@ -16,10 +16,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import field, replace
 
 from referee.cards import Card
+from referee.engine import hands
 from referee.engine.deal import hands_from
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
 from referee.engine.moves import legal_moves
-from referee.engine.state import DEALT
+from referee.engine.state import DEALT, Due, Duty
 from referee.log import events as ev
 from referee.log.writer import format_event
 from referee.records import dataclass
@@ -42,7 +43,6 @@ class _Choices:
     catches: list[ev.Catch] = field(default_factory=list)
     challenges: list[ev.Challenge] = field(default_factory=list)
     reshuffle: bool = False
-    swaps: list[ev.Event] = field(default_factory=list)
 
 
 class Simulator:
@@ -185,10 +185,8 @@ class Simulator:
         choices = self._choices()
         if choices.reshuffle and len(state.discard_pile) > (1 if self.rules.reshuffle_keeps_top else 0):  # only when cards move
             return self._reshuffle(line)
-        if choices.swaps:  # seven swaps: the 7's player says UNO (often) and names whom to swap with
-            return self._swap(line, choices.swaps)
-        if state.shuffle_by is not None:  # shuffle-hands: the card's player says UNO (often), then deals every hand
-            return self._shuffle_hands(line, state.shuffle_by)
+        if state.due is not None:  # a card's player says UNO (often), then names whom to swap with or deals every hand
+            return self._pay_due(line, state.due)
         called = self._uno_window(line, choices.catches)
         if called is not None:
             return called
@@ -214,7 +212,6 @@ class Simulator:
 
     def _choices(self) -> _Choices:
         """What the engine allows now, sorted as the table sees it (the draws are the table's own to make)."""
-        state = self.engine.state
         choices = _Choices()
         for move in legal_moves(self.engine, draw_cards=False):
             event = move.event
@@ -231,23 +228,18 @@ class Simulator:
                 choices.challenges.append(event)
             elif isinstance(event, ev.Reshuffle):
                 choices.reshuffle = True
-            elif isinstance(event, ev.Swap | ev.Call) and state.swap_by is not None:
-                choices.swaps.append(event)
         return choices
 
-    def _swap(self, line: int, swaps: list[ev.Event]) -> ev.Event:
-        calls = [event for event in swaps if isinstance(event, ev.Call)]
-        if calls and self.random.random() < 0.6:
-            return replace(calls[0], line=line)
-        return replace(self.random.choice([event for event in swaps if isinstance(event, ev.Swap)]), line=line)
-
-    def _shuffle_hands(self, line: int, seat: int) -> ev.Event:
+    def _pay_due(self, line: int, due: Due) -> ev.Event:
+        """A duty owed: its player says UNO first (often, when holding one card), then pays it as the table would."""
         state = self.engine.state
-        if state.uno_player == seat and not state.uno_called and self.random.random() < 0.6:
-            return ev.Call(line, self.names[seat])
-        cards = [card for hand in state.hands for card, count in hand.items() for _ in range(count)]
-        self.random.shuffle(cards)
-        return ev.ShuffleHands(line, self.names[seat], tuple(card.token for card in cards))
+        if state.uno_player == due.seat and not state.uno_called and self.random.random() < 0.6:
+            return ev.Call(line, self.names[due.seat])
+        if due.duty is Duty.SHUFFLE:  # the table deals: every hand's cards in an order of chance
+            cards = [card for hand in state.hands for card, count in hand.items() for _ in range(count)]
+            self.random.shuffle(cards)
+            return ev.ShuffleHands(line, self.names[due.seat], tuple(card.token for card in cards))
+        return replace(self.random.choice(hands.DUTIES[due.duty].lines(self.engine, due.seat)), line=line)
 
     def _uno_window(self, line: int, catches: list[ev.Catch]) -> ev.Event | None:
         """An open UNO window: its player says UNO, or another catches them, or neither (yet)."""
