@@ -759,20 +759,9 @@ class Engine:
         self.settle()
 
     def _score(self, event: ev.Score) -> None:
-        state = self.state
         seat = self.seat_of(event.player)
         self.shows_done()
-        result = state.last_result
-        if result is None:
-            raise Reject(Code.WRONG_SCORE, Check.SCORE, "no round has finished yet")
-        expected = self.round_points(seat, result)
-        if event.points != expected:
-            raise Reject(
-                Code.WRONG_SCORE,
-                Check.SCORE,
-                f"{event.player} won {expected} points in round {result.number}, not {event.points}",
-                (str(expected),),
-            )
+        scoring.check_score(self.state, self.rules, seat, event.points)
 
     def shows_done(self) -> None:
         """A public round's hands are all shown before its scores or the next round (missing-shows)."""

@@ -7,9 +7,11 @@ round ends and when a ``scores`` claim is checked.
 from __future__ import annotations
 
 from referee.cards import Card, Face
+from referee.engine.reject import Reject
 from referee.engine.state import GAME_OVER, ROUND_OVER, GameState
 from referee.rules.compiler import FaceRules, Rules
-from referee.verdicts import RoundResult
+from referee.spec.vocabulary import Check
+from referee.verdicts import Code, RoundResult
 
 
 def hand_points(hand: dict[Card, int], side: int, faces: dict[Face, FaceRules]) -> int:
@@ -22,6 +24,21 @@ def round_points(state: GameState, rules: Rules, seat: int, result: RoundResult)
     if rules.own_hand_scoring:
         return state.own_points[seat]
     return (result.points or 0) if result.winner == state.players[seat] else 0
+
+
+def check_score(state: GameState, rules: Rules, seat: int, points: int) -> None:
+    """A ``P scores N`` claim: N must be what the player won in the round that has just finished (wrong-score)."""
+    result = state.last_result
+    if result is None:
+        raise Reject(Code.WRONG_SCORE, Check.SCORE, "no round has finished yet")
+    expected = round_points(state, rules, seat, result)
+    if points != expected:
+        raise Reject(
+            Code.WRONG_SCORE,
+            Check.SCORE,
+            f"{state.players[seat]} won {expected} points in round {result.number}, not {points}",
+            (str(expected),),
+        )
 
 
 def finish_round(state: GameState, rules: Rules, winner: int, shown: list[int] | None = None) -> RoundResult:
