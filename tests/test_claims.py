@@ -321,7 +321,7 @@ def test_no_claim_question_reads_its_figure_from_the_spec_under_test() -> None:
     )
     found = [read for read in reads if read in source]
     assert not found, f"a claim reads the spec's option: {found}"
-    assert source.count("figures_of(claim, ") >= 10  # the questions read the claim's typed figures
+    assert source.count("claim.figures") >= 10  # the checks read the claim's typed figures, without a cast
 
 
 def test_every_claim_a_shipped_spec_is_held_to_is_refuted_by_some_broken_spec() -> None:

@@ -26,8 +26,8 @@ WITHDRAWN = "what it speaks of never arises under this spec (say why)"
 class Declaration:
     """A refuted claim and what to declare for it: the restated claim (None: to restate by hand, ``why``)."""
 
-    claim: Claim
-    restated: Claim | None
+    claim: Claim[Any]
+    restated: Claim[Any] | None
     why: str = ""
 
     def yaml(self, source: tuple[str, str]) -> str:
@@ -95,7 +95,7 @@ def render(rules: Rules, found: list[Declaration]) -> str:
     return "\n".join(head + [item.yaml(_source(rules, item.claim)) for item in found]) + "\n"
 
 
-def _source(rules: Rules, claim: Claim) -> tuple[str, str]:
+def _source(rules: Rules, claim: Claim[Any]) -> tuple[str, str]:
     """The source a restated claim cites: the rulebook claim's own key and section (the statement it changes), or,
     where the spec does not know that key, its house source."""
     key, section = claim.cites

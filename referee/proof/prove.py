@@ -68,7 +68,7 @@ class ProofResult:
 # -- claims
 
 
-def claim_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+def claim_answer(claim: Claim[Any], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     """proved / refuted (for which player counts) / unknown, and a detail: the claim asked of the compiled rules, by
     its form's way of answering (``ClaimForm.answer``; a withdrawn claim: ``ClaimForm.withdraw``)."""
     form = FORMS_BY_NAME[claim.form]

@@ -21,7 +21,7 @@ solver.
 
 from __future__ import annotations
 
-from referee.proof.claims.claim import Answered, Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import Answered, Claim, ClaimForm
 from referee.proof.claims.forms import FORMS_BY_NAME, WITHDRAWABLE, claim_violation
 from referee.proof.claims.rulebook import CLAIMS_FORMAT, FORMS, game_claims, game_of, has_claims_file, read_claims
 from referee.proof.claims.steps import Before, before
@@ -36,7 +36,6 @@ __all__ = [
     "Claim",
     "ClaimForm",
     "before",
-    "figures_of",
     "game_claims",
     "game_of",
     "has_claims_file",

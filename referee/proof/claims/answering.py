@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from referee.proof.answers import Answer, Status, first_sat, for_each_count
-from referee.proof.claims.claim import Answered, Answering, Claim, kind_of
+from referee.proof.claims.claim import Answered, Answering, Claim, F, kind_of
 from referee.proof.claims.figures import UNTIL_COLOUR, Owes
 from referee.proof.faces import faces_of
 from referee.rules.compiler import Rules
@@ -32,25 +32,25 @@ def owes(state: State, model: Model, seat: Any, figure: Owes) -> Any:
     return z3.And(state.owed_seat == seat, state.owed == amount)
 
 
-def finite(problem: Callable[[Claim, Rules], str | None], proved: str) -> Answering:
+def finite(problem: Callable[[Claim[F], Rules], str | None], proved: str) -> Answering[F]:
     """A claim checked case by case against the compiled rules (points, matching, deck, an option)."""
 
-    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    def answer(claim: Claim[F], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
         found = problem(claim, rules)
         return (Status.REFUTED, list(players), found) if found else (Status.PROVED, [], proved)
 
     return answer
 
 
-def _never(claim: Claim) -> bool:
+def _never(claim: Claim[F]) -> bool:
     return False
 
 
-def dispute(question: Callable[..., list[z3.Solver]], what: str, never_arises: Callable[[Claim], bool] = _never) -> Answering:
+def dispute(question: Callable[..., list[z3.Solver]], what: str, never_arises: Callable[[Claim[F]], bool] = _never) -> Answering[F]:
     """A challenge or a catch claim: asked of the transition relation, after showing that one can be made at all
     (``never_arises``: the claim is that none can be made)."""
 
-    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    def answer(claim: Claim[F], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
         if never_arises(claim):  # the claim is that no challenge can arise: refuted where one can
             can = [n for n in players if first_sat(question(claim, rules, n, timeout_ms, True)) != "unsat"]
             if can:
@@ -65,19 +65,19 @@ def dispute(question: Callable[..., list[z3.Solver]], what: str, never_arises: C
     return answer
 
 
-def _every_count(claim: Claim, players: tuple[int, ...]) -> tuple[int, ...]:
+def _every_count(claim: Claim[F], players: tuple[int, ...]) -> tuple[int, ...]:
     return players
 
 
 def card(
-    asked: Callable[[Claim, Rules, int, int], list[z3.Solver]],
+    asked: Callable[[Claim[F], Rules, int, int], list[z3.Solver]],
     first: Callable[..., Answered | None],
-    concerned: Callable[[Claim, tuple[int, ...]], tuple[int, ...]] = _every_count,
-) -> Answering:
+    concerned: Callable[[Claim[F], tuple[int, ...]], tuple[int, ...]] = _every_count,
+) -> Answering[F]:
     """A play or a start claim: what follows a card of its kind, for each player count it concerns (``first``: the
     form's own question before it, a refutation or None; ``concerned``: the player counts the claim speaks of)."""
 
-    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    def answer(claim: Claim[F], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
         counts = concerned(claim, players)
         if not counts:
             return Status.PROVED, [], "no player count of the spec's range is concerned"
@@ -93,12 +93,12 @@ def card(
     return answer
 
 
-def withdrawn(arises: Callable[[Claim, Rules, int, int], Answer], of_a_kind: bool = False) -> Answering:
+def withdrawn(arises: Callable[[Claim[F], Rules, int, int], Answer], of_a_kind: bool = False) -> Answering[F]:
     """A claim a house spec withdraws holds of nothing under it: proved when what it speaks of never arises, for
     every player count; refuted where it still can (``arises``: whether it can, for one player count; ``of_a_kind``:
     it speaks of a kind of face, so a spec without one has nothing it speaks of)."""
 
-    def answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+    def answer(claim: Claim[F], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
         why = f"withdrawn by the spec ({claim.withdrawn})"
         if of_a_kind and not faces_of(rules, kind_of(claim)):
             return Status.PROVED, [], f"{why}: the spec has no face of kind {kind_of(claim)}"

@@ -10,7 +10,7 @@ from referee.engine.engine import Engine
 from referee.log import events as ev
 from referee.proof.answers import Answer, first_sat
 from referee.proof.claims.answering import dispute, withdrawn
-from referee.proof.claims.claim import Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import Claim, ClaimForm
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -57,7 +57,7 @@ class CatchFigures(Figures):
         return {"draws": self.draws, "cards": self.cards}
 
 
-def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+def catch_question(claim: Claim[CatchFigures], rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
     """A valid catch: can the penalty fall on another player than the claim says, be other than the option
     uno-catch-penalty, or move the turn? (sat: refuted). With ``possible``: can a catch be made at all?"""
     import z3
@@ -70,14 +70,14 @@ def catch_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     check = solver(timeout_ms)
     check.add(model.conservation(pre), model.turn_valid(pre), model.uno_window(pre), model.catch(pre, post, catcher, caught))
     if not possible:
-        figures = figures_of(claim, CatchFigures)
+        figures = claim.figures
         drawer = caught if figures.draws is CatchDrawer.CAUGHT else catcher
         check.add(z3.Not(z3.And(post.caught_seat == drawer, post.caught_owed == figures.cards, post.turn == pre.turn)))
     return [check]
 
 
-def _catch_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, figures_of(claim, CatchFigures)
+def _catch_step(claim: Claim[CatchFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
     if isinstance(event, ev.Catch) and state.penalties and state.penalties[0].catch:
         caught = state.penalties[0]
         drawer = state.seat[event.target if figures.draws is CatchDrawer.CAUGHT else event.player]
@@ -94,7 +94,7 @@ def restate(figures: CatchFigures, rules: Rules, players: tuple[int, ...]) -> Ca
     return CatchFigures(CatchDrawer.CATCHER if rules.spec.disputes.catcher_draws else CatchDrawer.CAUGHT, rules.catch_penalty)
 
 
-def _arises(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answer:
+def _arises(claim: Claim[CatchFigures], rules: Rules, n: int, timeout_ms: int) -> Answer:
     return first_sat(catch_question(claim, rules, n, timeout_ms, True))
 
 

@@ -11,7 +11,7 @@ from referee.engine.engine import Engine
 from referee.log import events as ev
 from referee.proof.answers import Answer, first_sat
 from referee.proof.claims.answering import dispute, withdrawn
-from referee.proof.claims.claim import Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import Claim, ClaimForm
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -111,7 +111,7 @@ def challengeable_faces(rules: Rules) -> list[FaceRules]:
     return [face_rules for face_rules in model.signatures if face_rules.challengeable and face_rules.gives_penalty]
 
 
-def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+def challenge_question(claim: Claim[ChallengeFigures], rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
     """For each challengeable face: a play of it, then a challenge ruled as the claim says (guilty or innocent).
     Can the ruling differ from the claim: who draws, how many, who moves after? (sat: refuted). With ``possible``:
     can such a challenge be made at all? (unsat: the claim would hold of nothing, so it is refuted)."""
@@ -119,7 +119,7 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
 
     from referee.proof.model import OWED_UNTIL_COLOUR, Model, State, solver
 
-    figures = figures_of(claim, ChallengeFigures)
+    figures = claim.figures
     model = Model(rules, n, len(rules.deck))
     questions = []
     for face_rules in challengeable_faces(rules):
@@ -146,8 +146,8 @@ def challenge_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, poss
     return questions
 
 
-def _challenge_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, figures_of(claim, ChallengeFigures)
+def _challenge_step(claim: Claim[ChallengeFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
     if figures.never:
         if isinstance(event, ev.Challenge):
             return f"{event.player} challenged {event.target}'s wild draw card: the claim is that no challenge can arise"
@@ -198,11 +198,11 @@ def restate(figures: ChallengeFigures, rules: Rules, players: tuple[int, ...]) -
     return dataclasses.replace(figures, extra=rules.innocent_extra)
 
 
-def _never(claim: Claim) -> bool:
-    return figures_of(claim, ChallengeFigures).never
+def _never(claim: Claim[ChallengeFigures]) -> bool:
+    return claim.figures.never
 
 
-def _arises(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answer:
+def _arises(claim: Claim[ChallengeFigures], rules: Rules, n: int, timeout_ms: int) -> Answer:
     return first_sat(challenge_question(claim, rules, n, timeout_ms, True))
 
 

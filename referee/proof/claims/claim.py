@@ -29,14 +29,16 @@ F = TypeVar("F", bound=Figures)
 
 
 @dataclass(frozen=True, slots=True)
-class Claim:
-    """One statement of the rulebook: an id, what it says, where, and its form (one of ``FORMS``) with its figures."""
+class Claim(Generic[F]):
+    """One statement of the rulebook: an id, what it says, where, and its form (one of ``FORMS``) with its figures,
+    typed by the form's record (``Claim[PlayFigures]``): a form's questions and checks read them without a cast. The
+    claims reader builds each claim with the figures its form read (``ClaimForm.read``), so the type holds."""
 
     id: str
     statement: str
     source: str
     form: ClaimFormName
-    figures: Figures
+    figures: F
     condition: tuple[tuple[str, str], ...] = ()
     position: Position = field(default_factory=lambda: Position("?"))
     cites: tuple[str, str] = ("", "")  # the source's key and section, as written
@@ -66,15 +68,7 @@ class Claim:
         return all(str(_option_text(rules.spec.options.get(name))) == value for name, value in self.condition)
 
 
-def figures_of(claim: Claim, form: type[F]) -> F:
-    """The claim's figures as its form's record: a claim reaches only its own form's questions and checks."""
-    figures = claim.figures
-    if not isinstance(figures, form):
-        raise TypeError(f"claim {claim.id} has {type(figures).__name__}, not {form.__name__}")
-    return figures
-
-
-def kind_of(claim: Claim) -> str:
+def kind_of(claim: Claim[Any]) -> str:
     """The kind of face a play, start or stack claim speaks of."""
     kind = getattr(claim.figures, "kind", None)
     if not isinstance(kind, str):
@@ -89,14 +83,14 @@ def _option_text(value: object) -> str:
 # -- what a form gives the prover
 
 Answered = tuple[Status, list[int], str]  # proved / refuted (for which player counts) / unknown, and a detail
-Answering = Callable[[Claim, Rules, tuple[int, ...], int], Answered]  # a claim, the rules, the player counts, the timeout
-FormCheck = Callable[[Claim, Rules, Before | None, Engine, Any], str | None]  # a claim form's check on one step
+Answering = Callable[[Claim[F], Rules, tuple[int, ...], int], Answered]  # a claim, the rules, the player counts, the timeout
+FormCheck = Callable[[Claim[F], Rules, Before | None, Engine, Any], str | None]  # a claim form's check on one step
 Written = tuple[bool, str | None]  # a refutation written without a search: (decided, the text or None)
 SEARCH: Written = (False, None)  # not decided: the prover searches for a game
 ENUMERATED = "by enumeration of every case against the compiled rules"
 
 
-def searched(claim: Claim, rules: Rules, spec_path: str) -> Written:
+def searched(claim: Claim[Any], rules: Rules, spec_path: str) -> Written:
     """The default: a refutation is a game the prover's counterexample search finds."""
     return SEARCH
 
@@ -112,10 +106,10 @@ class ClaimForm(Generic[F]):
 
     name: ClaimFormName
     figures: type[F]
-    answer: Answering
-    check: FormCheck
-    withdraw: Answering | None = None
-    written: Callable[[Claim, Rules, str], Written] = searched
+    answer: Answering[F]
+    check: FormCheck[F]
+    withdraw: Answering[F] | None = None
+    written: Callable[[Claim[F], Rules, str], Written] = searched
     read_back: Callable[[F, Rules, tuple[int, ...]], F | str] | None = None
 
     @property
@@ -126,9 +120,8 @@ class ClaimForm(Generic[F]):
         """A claim's figures of this form, from its YAML mapping."""
         return self.figures.read(reader, node)
 
-    def restate(self, claim: Claim, rules: Rules, players: tuple[int, ...]) -> Figures | str:
+    def restate(self, claim: Claim[F], rules: Rules, players: tuple[int, ...]) -> Figures | str:
         """The spec's own figures for the claim (``prove --declare``), or why they are not read back."""
         if self.read_back is None:
             return f"the {claim.form} of a spec is not read back into a claim"
-        found: Any = self.read_back(figures_of(claim, self.figures), rules, players)
-        return found  # type: ignore[no-any-return]
+        return self.read_back(claim.figures, rules, players)

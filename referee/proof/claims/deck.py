@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.claims.answering import finite
-from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -132,8 +132,8 @@ class DeckFigures(Figures):
         return figures
 
 
-def deck_problem(claim: Claim, rules: Rules) -> str | None:
-    figures = figures_of(claim, DeckFigures)
+def deck_problem(claim: Claim[DeckFigures], rules: Rules) -> str | None:
+    figures = claim.figures
     if len(rules.deck) != figures.cards:
         return f"the deck has {len(rules.deck)} cards, not {figures.cards}"
     for side_name, side in figures.sides or ():
@@ -167,7 +167,7 @@ def deck_problem(claim: Claim, rules: Rules) -> str | None:
     return None
 
 
-def _deck_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+def _deck_step(claim: Claim[DeckFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     if isinstance(event, ev.Shuffle | ev.Start) and engine.state.phase is PLAYING:
         return deck_problem(claim, rules)
     return None

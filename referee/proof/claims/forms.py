@@ -13,7 +13,7 @@ from referee.rules.compiler import Rules
 from referee.spec.vocabulary import ClaimFormName
 
 
-def claim_violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+def claim_violation(claim: Claim[Any], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     """Whether this step of a game (from ``previous`` by ``event``) breaks the claim; the reason, or None. Each claim
     form has its own check (``ClaimForm.check``)."""
     if not engine.state.players or not claim.applies(rules):

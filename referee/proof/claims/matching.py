@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from referee.cards import Face, FaceClass
 from referee.engine.engine import PLAYING, Engine
 from referee.proof.claims.answering import finite
-from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -61,10 +61,10 @@ def match_cases(rules: Rules) -> Iterator[tuple[Face, Face, str, bool]]:
                     yield face, top, colour, engine.matches(face)
 
 
-def matching_problem(claim: Claim, rules: Rules) -> str | None:
+def matching_problem(claim: Claim[MatchingFigures], rules: Rules) -> str | None:
     """Every face against every top face of its side under every colour: does the engine's matching say what the claim says?"""
     for face, top, colour, matches in match_cases(rules):
-        expected = _claimed_match(figures_of(claim, MatchingFigures), face, top, colour)
+        expected = _claimed_match(claim.figures, face, top, colour)
         if matches != expected:
             verb = "may" if expected else "may not"
             return f"{face.token} {verb} be played on {top.token} (colour in play {colour}), but the spec says otherwise"
@@ -82,7 +82,7 @@ def _claimed_match(figures: MatchingFigures, face: Face, top: Face, colour: str)
     return figures.same_action_kind and both_actions and face.kind == top.kind
 
 
-def _matching_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+def _matching_step(claim: Claim[MatchingFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     state = engine.state
     if state.phase is not PLAYING or state.penalties or state.choose_by is not None:
         return None
@@ -91,7 +91,7 @@ def _matching_step(claim: Claim, rules: Rules, previous: Before | None, engine: 
         return None
     for card in sorted(state.hands[state.turn], key=lambda card: card.token):
         face = card.faces[state.side]
-        expected = _claimed_match(figures_of(claim, MatchingFigures), face, top, state.colour)
+        expected = _claimed_match(claim.figures, face, top, state.colour)
         if engine.matches(face) != expected:
             verb = "lets" if expected else "does not let"
             return (

@@ -103,7 +103,7 @@ def _stacking_figure(reader: ClaimReader, node: Node) -> StackingFigure:
     return {}
 
 
-def option_problem(claim: Claim, rules: Rules) -> str | None:
+def option_problem(claim: Claim[OptionFigures], rules: Rules) -> str | None:
     """An option claim: does the spec set the option to the rulebook's value? A spec that sets another value is a
     house rule only where it restates the claim with its own value."""
     figures = claim.figures
@@ -134,7 +134,7 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+def option_violation(claim: Claim[OptionFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
     """One step of a game that shows an option other than the claim's value: what the log a refutation comes with
     reaches (the finite check, ``option_problem``, is the proof). Each option has its own check (``OPTION_CHECKS``)."""
     figures = claim.figures
@@ -149,7 +149,7 @@ def option_violation(claim: Claim, rules: Rules, previous: Before | None, engine
 class OptionStep:
     """One step of a game, judged against the rulebook's value of an option (``claimed``)."""
 
-    claim: Claim
+    claim: Claim[OptionFigures]
     rules: Rules
     previous: Before
     engine: Engine
@@ -434,7 +434,7 @@ _OPTION_FACES: dict[str, tuple[str, Callable[[FaceRules], bool]]] = {
 }
 
 
-def _option_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+def _option_written(claim: Claim[OptionFigures], rules: Rules, spec_path: str) -> Written:
     """For an option claim about faces the spec does not have (a Flip in classic UNO, a 0 in UNO Flip): no game can
     show the option at work, so the refutation is the state and the reason, not a log."""
     name = claim.figures.name if isinstance(claim.figures, OptionFigures) else ""

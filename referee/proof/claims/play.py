@@ -11,7 +11,7 @@ from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.answers import Status
 from referee.proof.claims.answering import card, owes
-from referee.proof.claims.claim import Answered, Claim, ClaimForm, figures_of, kind_of
+from referee.proof.claims.claim import Answered, Claim, ClaimForm, kind_of
 from referee.proof.claims.figures import (
     UNTIL_COLOUR,
     ClaimReader,
@@ -101,9 +101,9 @@ class PlayFigures(Figures):
         return without_defaults(self.by_key())
 
 
-def restriction_problem(claim: Claim, rules: Rules) -> str | None:
+def restriction_problem(claim: Claim[PlayFigures], rules: Rules) -> str | None:
     """A play claim's restriction: legal only without the colour in play (else a bluff), and open to a challenge."""
-    figures = figures_of(claim, PlayFigures)
+    figures = claim.figures
     for face_rules in faces_of(rules, figures.kind):
         token = face_rules.face.token
         if face_rules.restricted != figures.restricted:
@@ -114,18 +114,18 @@ def restriction_problem(claim: Claim, rules: Rules) -> str | None:
     return None
 
 
-def counts_for(claim: Claim, players: tuple[int, ...]) -> tuple[int, ...]:
+def counts_for(claim: Claim[PlayFigures], players: tuple[int, ...]) -> tuple[int, ...]:
     """The player counts of ``players`` a play claim speaks of (two players, or three and more, or any)."""
-    return figures_of(claim, PlayFigures).counts(players)
+    return claim.figures.counts(players)
 
 
-def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
+def play_question(claim: Claim[PlayFigures], rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
     """For each face of the kind: is there a play of it whose outcome differs from the claim? (sat: refuted)"""
     import z3
 
     from referee.proof.model import Model, State, solver
 
-    figures = figures_of(claim, PlayFigures)
+    figures = claim.figures
     model = Model(rules, n, len(rules.deck))
     questions = []
     for face_rules in faces_of(rules, figures.kind):
@@ -155,8 +155,8 @@ def play_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z
     return questions
 
 
-def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, n = engine.state, figures_of(claim, PlayFigures), len(engine.state.players)
+def _play_step(claim: Claim[PlayFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, n = engine.state, claim.figures, len(engine.state.players)
     if isinstance(event, ev.Play) and previous is not None and state.phase is PLAYING:
         if played_kind(rules, event.card, previous.side) != figures.kind:
             return None
@@ -176,12 +176,12 @@ def _play_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engi
     return None
 
 
-def _restricted(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
+def _restricted(claim: Claim[PlayFigures], rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
     problem = restriction_problem(claim, rules)
     return (Status.REFUTED, list(counts), problem) if problem else None
 
 
-def _withdrawn_play(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+def _withdrawn_play(claim: Claim[PlayFigures], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     why = f"withdrawn by the spec ({claim.withdrawn})"
     kind = kind_of(claim)
     if not faces_of(rules, kind):

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.claims.answering import finite
-from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm, figures_of
+from referee.proof.claims.claim import ENUMERATED, Claim, ClaimForm
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -44,9 +44,9 @@ class PointsFigures(Figures):
         return dict(self.points)
 
 
-def points_problem(claim: Claim, rules: Rules) -> str | None:
+def points_problem(claim: Claim[PointsFigures], rules: Rules) -> str | None:
     kinds = {face_rules.face.kind for face_rules in rules.faces.values()}
-    for kind, figure in figures_of(claim, PointsFigures).points:
+    for kind, figure in claim.figures.points:
         if kind not in kinds:
             return f"the spec has no face of kind {kind}"
         for face_rules in rules.faces.values():
@@ -59,8 +59,8 @@ def points_problem(claim: Claim, rules: Rules) -> str | None:
     return None
 
 
-def _points_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, figures_of(claim, PointsFigures)
+def _points_step(claim: Claim[PointsFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
     if state.phase is not PLAYING and state.last_result is not None and isinstance(event, ev.Play | ev.Draw):
         result = state.last_result
         if result.winner is None:  # the round points are the cards left in hands, under either scoring

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+from typing import Any
 
 from referee.errors import SpecError, did_you_mean
 from referee.proof.claims.claim import Claim
@@ -21,10 +22,10 @@ CLAIMS_FORMAT = "referee-claims/1"
 FORMS = CLAIM_FORMS  # the keys that name a claim's form, in the order a problem lists them
 
 
-def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str, str]]) -> list[Claim]:
+def read_claims(items: Sequence | None, path: str, sources: dict[str, tuple[str, str]]) -> list[Claim[Any]]:
     """Claims from a YAML list (a claims file's ``claims`` or a spec's ``claims``)."""
     reader = ClaimReader(path)
-    claims: list[Claim] = []
+    claims: list[Claim[Any]] = []
     for item in items.items if items is not None else ():
         if not isinstance(item, Mapping):
             reader.error(item.position, "a claim is a mapping {id: ..., statement: ..., source: ..., FORM: ...}")
@@ -120,7 +121,7 @@ def _shape(spec: Spec) -> tuple[str, ...]:
     return tuple(sorted(kind.name for kind in spec.kinds))
 
 
-def game_claims(rules: Rules) -> list[Claim]:
+def game_claims(rules: Rules) -> list[Claim[Any]]:
     """The claims in force for a spec: its game's claims file, with the spec's own restated claims replacing them by id."""
     spec = rules.spec
     colours = frozenset(colour for side in spec.colours for colour in side)
@@ -145,14 +146,14 @@ def game_claims(rules: Rules) -> list[Claim]:
     return list(claims.values())
 
 
-def rulebook_claim(spec: Spec, claim_id: str) -> Claim | None:
+def rulebook_claim(spec: Spec, claim_id: str) -> Claim[Any] | None:
     """The rulebook's claim ``claim_id`` as ``spec`` names its kinds (a kind renamed by the spec, or by a spec it
     extends, under its new name); None when the rulebook has no such claim."""
     colours = frozenset(colour for side in spec.colours for colour in side)
     return next((claim for claim in _file_claims(game_of(spec), spec.kinds_renamed, colours) if claim.id == claim_id), None)
 
 
-def _not_withdrawable(claim_id: str, base: Claim | None, known: list[str]) -> str:
+def _not_withdrawable(claim_id: str, base: Claim[Any] | None, known: list[str]) -> str:
     if base is None:
         return f"claim '{claim_id}' is withdrawn, but its rulebook has no such claim{did_you_mean(claim_id, known)}"
     article = "an" if base.form[0] in "aeiou" else "a"
@@ -168,7 +169,7 @@ def has_claims_file(game: str) -> bool:
 
 
 @functools.cache
-def _file_claims(game: str, renamed: tuple[tuple[str, str], ...] = (), colours: frozenset[str] = frozenset()) -> tuple[Claim, ...]:
+def _file_claims(game: str, renamed: tuple[tuple[str, str], ...] = (), colours: frozenset[str] = frozenset()) -> tuple[Claim[Any], ...]:
     """The claims of a game's file (``specs/claims/GAME.yml``), read once per process; none when there is no file. A
     kind the spec renamed is named as the spec names it (``referee.spec.kind_changes.rename_in_claims``)."""
     path = SPECS / "claims" / f"{game}.yml"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.engine import Engine
 from referee.log import events as ev
 from referee.proof.answers import Answer, Status, first_sat, for_each_count
-from referee.proof.claims.claim import SEARCH, Answered, Claim, ClaimForm, Written, figures_of, kind_of
+from referee.proof.claims.claim import SEARCH, Answered, Claim, ClaimForm, Written, kind_of
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -47,7 +47,7 @@ class StackFigures(Figures):
         return {"kind": self.kind, "adds": self.adds}
 
 
-def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
+def stack_question(claim: Claim[StackFigures], rules: Rules, n: int, timeout_ms: int, possible: bool = False) -> list[z3.Solver]:
     """For each face of the kind played by the player who owes a penalty (option stacking): can anyone but the next
     player owe after it, or another total than the penalty plus the claim's ``adds``? (sat: refuted). With
     ``possible``: can such a stack be played at all? (unsat: refuted, the claim would hold of nothing)"""
@@ -55,7 +55,7 @@ def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
 
     from referee.proof.model import Model, State, solver
 
-    figures = figures_of(claim, StackFigures)
+    figures = claim.figures
     model = Model(rules, n, len(rules.deck))
     questions = []
     for face_rules in faces_of(rules, figures.kind):
@@ -72,8 +72,8 @@ def stack_question(claim: Claim, rules: Rules, n: int, timeout_ms: int, possible
     return questions
 
 
-def _stack_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures = engine.state, figures_of(claim, StackFigures)
+def _stack_step(claim: Claim[StackFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures = engine.state, claim.figures
     if isinstance(event, ev.Play) and previous is not None and previous.first is not None:
         seat = state.seat[event.player]
         player, count = previous.first[0], previous.first[1]
@@ -88,15 +88,15 @@ def _stack_step(claim: Claim, rules: Rules, previous: Before | None, engine: Eng
     return None
 
 
-def _stack_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+def _stack_answer(claim: Claim[StackFigures], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     never = [n for n in players if first_sat(stack_question(claim, rules, n, timeout_ms, True)) is Answer.UNSAT]
     if never:
-        return Status.REFUTED, never, f"no {figures_of(claim, StackFigures).kind} can be stacked on a penalty under the spec"
+        return Status.REFUTED, never, f"no {claim.figures.kind} can be stacked on a penalty under the spec"
     status, refuted = for_each_count(players, lambda n: first_sat(stack_question(claim, rules, n, timeout_ms)))
     return status, refuted, ""
 
 
-def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+def _withdrawn_stack(claim: Claim[StackFigures], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     """The compiled stacking table is what the engine asks: exact, and finite."""
     why = f"withdrawn by the spec ({claim.withdrawn})"
     kind = kind_of(claim)
@@ -106,7 +106,7 @@ def _withdrawn_stack(claim: Claim, rules: Rules, players: tuple[int, ...], timeo
     return Status.REFUTED, list(players), f"{why}, but a {kind} may still go on {', '.join(owed)}: restate the claim instead"
 
 
-def _stack_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+def _stack_written(claim: Claim[StackFigures], rules: Rules, spec_path: str) -> Written:
     """A kind the spec's option stacking never lets go on a penalty: no game shows it stacked."""
     kind = kind_of(claim)
     if any(f.stackable for f in rules.faces.values() if f.face.kind == kind):

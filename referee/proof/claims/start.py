@@ -9,7 +9,7 @@ from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.answers import Answer, Status, ask
 from referee.proof.claims.answering import card, owes, withdrawn
-from referee.proof.claims.claim import SEARCH, Answered, Claim, ClaimForm, Written, figures_of
+from referee.proof.claims.claim import SEARCH, Answered, Claim, ClaimForm, Written
 from referee.proof.claims.figures import (
     UNTIL_COLOUR,
     ClaimReader,
@@ -88,13 +88,13 @@ class StartFigures(Figures):
         return without_defaults(figures)
 
 
-def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
+def start_question(claim: Claim[StartFigures], rules: Rules, n: int, timeout_ms: int) -> list[z3.Solver]:
     """For each face of the kind turned up at the start: can the deal differ from the claim? (sat: refuted)"""
     import z3
 
     from referee.proof.model import NONE, Model, State, solver
 
-    figures = figures_of(claim, StartFigures)
+    figures = claim.figures
     model = Model(rules, n, len(rules.deck))
     questions = []
     for face_rules in faces_of(rules, figures.kind):
@@ -123,7 +123,7 @@ def start_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> list[
     return questions
 
 
-def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answer:
+def start_possible(claim: Claim[StartFigures], rules: Rules, n: int, timeout_ms: int) -> Answer:
     """'sat' when some face of the kind can start a round (a start claim that is not about a returned card needs one)."""
     import z3
 
@@ -131,7 +131,7 @@ def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answe
 
     model = Model(rules, n, len(rules.deck))
     options = []
-    for face_rules in faces_of(rules, figures_of(claim, StartFigures).kind):
+    for face_rules in faces_of(rules, claim.figures.kind):
         if face_rules.face.side == rules.spec.start_side:
             state, dealer = State.make(n, "start"), z3.Int("dealer")
             options.append(z3.And(model.dealt(state), model.seat(dealer), model.deal_for(state, face_rules, dealer)))
@@ -140,8 +140,8 @@ def start_possible(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answe
     return ask(check)  # a Ctrl-C that Z3 reports as unknown is an interrupt
 
 
-def _start_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, names, n = engine.state, figures_of(claim, StartFigures), rules.spec.side_names, len(engine.state.players)
+def _start_step(claim: Claim[StartFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, names, n = engine.state, claim.figures, rules.spec.side_names, len(engine.state.players)
     if isinstance(event, ev.Shuffle | ev.Start) and state.phase is PLAYING:
         start_side = rules.spec.start_side
         if not figures.returned and not any(f.face.side == start_side for f in faces_of(rules, figures.kind)):
@@ -158,18 +158,18 @@ def _start_step(claim: Claim, rules: Rules, previous: Before | None, engine: Eng
     return None
 
 
-def _ever_starts(claim: Claim, rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
-    figures = figures_of(claim, StartFigures)
+def _ever_starts(claim: Claim[StartFigures], rules: Rules, counts: tuple[int, ...], timeout_ms: int) -> Answered | None:
+    figures = claim.figures
     if figures.returned:
         return None
     never = [n for n in counts if start_possible(claim, rules, n, timeout_ms) is Answer.UNSAT]
     return (Status.REFUTED, never, f"a {figures.kind} turned up never starts a round") if never else None
 
 
-def _start_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+def _start_written(claim: Claim[StartFigures], rules: Rules, spec_path: str) -> Written:
     """A start claim about a kind that never stays turned up (its ``at-start`` sends it back to the draw pile): no game
     can reach a round it starts, so the refutation is the state and the reason, not a log."""
-    figures = figures_of(claim, StartFigures)
+    figures = claim.figures
     if figures.returned:
         return SEARCH
     kind = figures.kind
@@ -218,7 +218,7 @@ def _start_of(kind: str, face: FaceRules, rules: Rules, players: tuple[int, ...]
     )
 
 
-def _arises(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> Answer:
+def _arises(claim: Claim[StartFigures], rules: Rules, n: int, timeout_ms: int) -> Answer:
     return start_possible(claim, rules, n, timeout_ms)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.answers import Status, ask, for_each_count
-from referee.proof.claims.claim import ENUMERATED, SEARCH, Answered, Claim, ClaimForm, Written, figures_of
+from referee.proof.claims.claim import ENUMERATED, SEARCH, Answered, Claim, ClaimForm, Written
 from referee.proof.claims.figures import (
     ClaimReader,
     Figures,
@@ -52,10 +52,10 @@ class TableFigures(Figures):
         return {key: value for key, value in values.items() if value is not None}
 
 
-def table_problem(claim: Claim, rules: Rules) -> str | None:
+def table_problem(claim: Claim[TableFigures], rules: Rules) -> str | None:
     """The player range and the start side, against the spec's."""
     spec = rules.spec
-    figures = figures_of(claim, TableFigures)
+    figures = claim.figures
     if figures.min_players is not None and spec.min_players != figures.min_players:
         return f"the spec is for at least {spec.min_players} players, not {figures.min_players}"
     if figures.max_players is not None and spec.max_players != figures.max_players:
@@ -65,7 +65,7 @@ def table_problem(claim: Claim, rules: Rules) -> str | None:
     return None
 
 
-def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z3.Solver:
+def hand_size_question(claim: Claim[TableFigures], rules: Rules, n: int, timeout_ms: int) -> z3.Solver:
     """Can a deal give a hand of other than the claim's size? (sat: refuted)"""
     import z3
 
@@ -74,12 +74,12 @@ def hand_size_question(claim: Claim, rules: Rules, n: int, timeout_ms: int) -> z
     model = Model(rules, n, len(rules.deck))
     state = State.make(n, "start")
     check = solver(timeout_ms)
-    check.add(model.deal(state), z3.Or(*[hand != figures_of(claim, TableFigures).hand_size for hand in state.hands]))
+    check.add(model.deal(state), z3.Or(*[hand != claim.figures.hand_size for hand in state.hands]))
     return check
 
 
-def _table_step(claim: Claim, rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
-    state, figures, names = engine.state, figures_of(claim, TableFigures), rules.spec.side_names
+def _table_step(claim: Claim[TableFigures], rules: Rules, previous: Before | None, engine: Engine, event: Any) -> str | None:
+    state, figures, names = engine.state, claim.figures, rules.spec.side_names
     wrong_side = figures.start_side is not None and names[state.side] != figures.start_side
     if isinstance(event, ev.Round) and wrong_side:
         return f"round {state.round_number} starts on the {names[state.side]} side, not the {figures.start_side} side"
@@ -90,21 +90,21 @@ def _table_step(claim: Claim, rules: Rules, previous: Before | None, engine: Eng
     return None
 
 
-def _table_answer(claim: Claim, rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
+def _table_answer(claim: Claim[TableFigures], rules: Rules, players: tuple[int, ...], timeout_ms: int) -> Answered:
     """The table: the player range, the side, case by case; the hand size dealt, asked of the model."""
     problem = table_problem(claim, rules)
     if problem:
         return Status.REFUTED, list(players), problem
-    hand_size = figures_of(claim, TableFigures).hand_size
+    hand_size = claim.figures.hand_size
     if hand_size is None:
         return Status.PROVED, [], ENUMERATED
     status, refuted = for_each_count(players, lambda n: ask(hand_size_question(claim, rules, n, timeout_ms)))
     return status, refuted, f"a deal gives a hand of other than {hand_size} cards" if refuted else ""
 
 
-def _table_written(claim: Claim, rules: Rules, spec_path: str) -> Written:
+def _table_written(claim: Claim[TableFigures], rules: Rules, spec_path: str) -> Written:
     """The player range: the table of one player too many or too few that the spec turns away or accepts."""
-    figures = figures_of(claim, TableFigures)
+    figures = claim.figures
     if figures.min_players is None and figures.max_players is None:
         return SEARCH
     spec = rules.spec
