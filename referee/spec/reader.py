@@ -41,12 +41,11 @@ from referee.spec.vocabulary import (
     MAX_SIDES,
     NAME_FORM,
     NUMBER_FORM,
-    OPTION_CHOICES,
     OPTION_ENTRY_KEYS,
     OPTION_EXAMPLES,
     OPTION_FLAGS,
     OPTION_KIND_LIMITS,
-    OPTION_NUMBERS,
+    OPTION_WORD,
     OPTIONS,
     PLACEHOLDER,
     REQUIRED_OPTIONS,
@@ -57,6 +56,8 @@ from referee.spec.vocabulary import (
     STACKING_BY_VALUE,
     TABLE_KEYS,
     TOP_KEYS,
+    OptionDomain,
+    OptionWord,
 )
 
 # At most this many problems of a spec are collected and listed; the rest are counted only as "more".
@@ -430,26 +431,30 @@ def _read_options(reader: NodeReader, node: Node | None, kinds: tuple[Kind, ...]
             continue
         reader.keys(entry, OPTION_ENTRY_KEYS, OPTION_ENTRY_KEYS, f"option '{name}'")
         option_rules[name] = reader.text(entry.entries.get("rule"), "rule") or ""
-        value_node = entry.entries.get("value")
-        if name in OPTION_CHOICES:
-            value = reader.text(value_node, name)
-            if value is not None and value not in OPTION_CHOICES[name]:
-                choices = ", ".join(sorted(OPTION_CHOICES[name]))
-                reader.error(value_node.position, f"option {name} is one of {choices}, not '{value}'")  # type: ignore[union-attr]
-            options[name] = value
-        elif name in OPTION_NUMBERS:
-            options[name] = reader.number(value_node, name, OPTION_NUMBERS[name])
-        elif name in OPTION_KIND_LIMITS and isinstance(value_node, Sequence):
-            options[name] = tuple(sorted({reader.name(item, "a kind") or "" for item in value_node.items})) or False
-        elif name in OPTION_FLAGS:
-            options[name] = reader.flag(value_node, name)
-        elif isinstance(value_node, Scalar) and value_node.value == STACKING_BY_VALUE:
-            options[name] = stacking_by_value(kinds)
-        else:
-            options[name] = _read_stacking(reader, value_node)
+        options[name] = _read_option_value(reader, OPTION_WORD[name], entry.entries.get("value"), kinds)
     for name in sorted(OPTION_FLAGS):
         options.setdefault(name, False)  # off unless the spec turns it on: the rulebooks have none of them
     return options, option_rules
+
+
+def _read_option_value(reader: NodeReader, word: OptionWord, node: Node | None, kinds: tuple[Kind, ...]) -> object:
+    """An option's value, read by its domain (``OptionWord``)."""
+    name = word.name
+    if word.domain is OptionDomain.CHOICE:
+        value = reader.text(node, name)
+        if value is not None and value not in word.choice_values:
+            choices = ", ".join(sorted(word.choice_values))
+            reader.error(node.position, f"option {name} is one of {choices}, not '{value}'")  # type: ignore[union-attr]
+        return value
+    if word.domain is OptionDomain.NUMBER:
+        return reader.number(node, name, word.minimum)
+    if word.domain is OptionDomain.SWITCH:
+        if word.by_kind and isinstance(node, Sequence):
+            return tuple(sorted({reader.name(item, "a kind") or "" for item in node.items})) or False
+        return reader.flag(node, name)
+    if isinstance(node, Scalar) and node.value == STACKING_BY_VALUE:
+        return stacking_by_value(kinds)
+    return _read_stacking(reader, node)
 
 
 def _read_stacking(reader: NodeReader, node: Node | None) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -26,11 +26,7 @@ from referee.spec.vocabulary import (
     NAME_FORM,
     NUMBER_FORM,
     NUMBERS_KEYS,
-    OPTION_CHOICES,
-    OPTION_FLAGS,
-    OPTION_KIND_LIMITS,
-    OPTION_LISTS,
-    OPTION_NUMBERS,
+    OPTION_WORD,
     OPTIONS,
     REQUIRED_OPTIONS,
     RULE_KEYS,
@@ -40,6 +36,8 @@ from referee.spec.vocabulary import (
     START_ACTIONS,
     TABLE_KEYS,
     TOP_KEYS,
+    OptionDomain,
+    OptionWord,
 )
 
 SCHEMA_ID = "https://referee.invalid/schema/referee-spec-1.json"  # an identifier, not a place to fetch it from
@@ -152,16 +150,14 @@ def _claim() -> Schema:
     return {"anyOf": [stated, withdrawn], "description": "a claim of the rulebook, restated or withdrawn"}
 
 
-def _option_value(name: str) -> Schema:
-    if name in OPTION_CHOICES:
-        return _choice(OPTION_CHOICES[name])
-    if name in OPTION_NUMBERS:
+def _option_value(word: OptionWord) -> Schema:
+    """An option's value by its domain (``OptionWord``)."""
+    if word.domain is OptionDomain.CHOICE:
+        return _choice(word.choice_values)
+    if word.domain is OptionDomain.NUMBER:
         return _ref("number")
-    if name in OPTION_KIND_LIMITS:
-        return {"anyOf": [_ref("flag"), _list_of(_ref("name"))]}
-    if name in OPTION_FLAGS:
-        return _ref("flag")
-    assert name in OPTION_LISTS
+    if word.domain is OptionDomain.SWITCH:
+        return {"anyOf": [_ref("flag"), _list_of(_ref("name"))]} if word.by_kind else _ref("flag")
     stack_table = {"type": "object", "additionalProperties": _list_of(_ref("name"))}
     return {"anyOf": [_list_of(_ref("name")), stack_table, {"const": STACKING_BY_VALUE}]}
 
@@ -174,7 +170,8 @@ def _sections(partial: bool) -> dict[str, Schema]:
 
     options = {
         name: _closed(
-            {"value": _option_value(name), "rule": _ref("text")}, needs(("value",) if name in OPTION_FLAGS else ("value", "rule"))
+            {"value": _option_value(OPTION_WORD[name]), "rule": _ref("text")},
+            needs(("value", "rule") if OPTION_WORD[name].required else ("value",)),
         )
         for name in sorted(OPTIONS)  # a house switch may leave out its rule: the loader adds the shipped one
     }

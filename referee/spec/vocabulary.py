@@ -157,16 +157,6 @@ class DealerRotation(StrEnum):
     RIGHT = "right"
 
 
-# Each option of choices and its enum: the spec's words, each defined once.
-OPTION_ENUMS: dict[str, type[StrEnum]] = {
-    "start-colour-chooser": StartColourChooser,
-    "flip-colour-chooser": FlipColourChooser,
-    "reshuffle": Reshuffling,
-    "two-player-reverse": TwoPlayerReverse,
-    "scoring": Scoring,
-    "dealer-rotation": DealerRotation,
-}
-OPTION_CHOICES: dict[str, frozenset[str]] = {name: frozenset(choice.value for choice in enum) for name, enum in OPTION_ENUMS.items()}
 # What each ruling on a dispute costs and whom (the ``disputes`` section): each setting's values, the first the
 # meaning a spec without the section has (specs written before the section keep their meaning).
 DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -182,26 +172,78 @@ DISPUTE_SETTINGS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "catch": {"draws": ("caught", "catcher")},
 }
-OPTION_NUMBERS: dict[str, int] = {"target": 1, "challenge-innocent-extra": 0, "uno-catch-penalty": 0}
-OPTION_LISTS = frozenset({"stacking"})
 STACKING_BY_VALUE = "by-value"  # stacking: a draw card of equal or higher value on any draw card (Show 'Em No Mercy)
-# The house rules of docs/house-rules.md, each on (true) or off (false); a spec that leaves one out has it off, as
-# the rulebooks do, so specs written before they existed keep their meaning. In order: the order in which their
-# shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the short form.
-OPTION_FLAG_ORDER = ("seven-swaps", "zero-rotates", "jump-in", "draw-until-playable", "forced-play")
+
+
+class OptionDomain(StrEnum):
+    """What values an option takes; each reader of options (the spec reader, the schema, the option claim) reads a
+    value by its option's domain."""
+
+    CHOICE = "choice"  # one word of its enum
+    NUMBER = "number"  # a whole number from its minimum
+    STACKING = "stacking"  # a table of kinds: the kinds that may go on each penalty owed, or by-value
+    SWITCH = "switch"  # a house rule, on (true) or off (false); a spec that leaves it out has it off
+
+
+@dataclass(frozen=True)
+class OptionWord:
+    """An option of the ``options`` section, defined once: its name, its domain (with its enum of choices or its
+    least number), the example a message shows, and for a switch whether it may instead name the kinds it is
+    limited to (``jump-in: {value: [skip]}``: only a Skip on a Skip). A switch is the only kind a spec may leave out:
+    the rulebooks have none of them, so specs written before one existed keep their meaning."""
+
+    name: str
+    domain: OptionDomain
+    example: str = "true"
+    choices: type[StrEnum] | None = None
+    minimum: int = 0
+    by_kind: bool = False
+
+    @property
+    def required(self) -> bool:
+        return self.domain is not OptionDomain.SWITCH
+
+    @property
+    def choice_values(self) -> frozenset[str]:
+        return frozenset(choice.value for choice in self.choices) if self.choices is not None else frozenset()
+
+
+def _choice_word(name: str, choices: type[StrEnum]) -> OptionWord:
+    return OptionWord(name, OptionDomain.CHOICE, sorted(choice.value for choice in choices)[0], choices)
+
+
+# Every option, in the order messages and docs list them. The switches are the house rules of docs/house-rules.md,
+# in the order in which their shipped rules (specs/house-switches.yml) are added to a spec that turns them on in the
+# short form.
+OPTION_WORDS: tuple[OptionWord, ...] = (
+    _choice_word("start-colour-chooser", StartColourChooser),
+    _choice_word("flip-colour-chooser", FlipColourChooser),
+    _choice_word("reshuffle", Reshuffling),
+    _choice_word("two-player-reverse", TwoPlayerReverse),
+    _choice_word("scoring", Scoring),
+    _choice_word("dealer-rotation", DealerRotation),
+    OptionWord("target", OptionDomain.NUMBER, "500", minimum=1),
+    OptionWord("challenge-innocent-extra", OptionDomain.NUMBER, "2"),
+    OptionWord("uno-catch-penalty", OptionDomain.NUMBER, "2"),
+    OptionWord("stacking", OptionDomain.STACKING, "{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}"),
+    OptionWord("seven-swaps", OptionDomain.SWITCH),
+    OptionWord("zero-rotates", OptionDomain.SWITCH),
+    OptionWord("jump-in", OptionDomain.SWITCH, by_kind=True),
+    OptionWord("draw-until-playable", OptionDomain.SWITCH),
+    OptionWord("forced-play", OptionDomain.SWITCH),
+)
+OPTION_WORD: dict[str, OptionWord] = {word.name: word for word in OPTION_WORDS}
+# Views of OPTION_WORDS by domain, for the readers that ask by name.
+OPTION_ENUMS: dict[str, type[StrEnum]] = {word.name: word.choices for word in OPTION_WORDS if word.choices is not None}
+OPTION_CHOICES: dict[str, frozenset[str]] = {word.name: word.choice_values for word in OPTION_WORDS if word.choices is not None}
+OPTION_NUMBERS: dict[str, int] = {word.name: word.minimum for word in OPTION_WORDS if word.domain is OptionDomain.NUMBER}
+OPTION_LISTS = frozenset(word.name for word in OPTION_WORDS if word.domain is OptionDomain.STACKING)
+OPTION_FLAG_ORDER = tuple(word.name for word in OPTION_WORDS if word.domain is OptionDomain.SWITCH)
 OPTION_FLAGS = frozenset(OPTION_FLAG_ORDER)
-# Switches that may instead name the kinds they are limited to (``jump-in: {value: [skip]}``: only a Skip on a Skip).
-OPTION_KIND_LIMITS = frozenset({"jump-in"})
-OPTIONS = frozenset(OPTION_CHOICES) | frozenset(OPTION_NUMBERS) | OPTION_LISTS | OPTION_FLAGS
-REQUIRED_OPTIONS = OPTIONS - OPTION_FLAGS
-OPTION_EXAMPLES: dict[str, str] = {
-    **{name: sorted(choices)[0] for name, choices in OPTION_CHOICES.items()},
-    "target": "500",
-    "challenge-innocent-extra": "2",
-    "uno-catch-penalty": "2",
-    "stacking": "{draw-two: [draw-two, wild-draw-four], wild-draw-four: [wild-draw-four]}",
-    **{name: "true" for name in OPTION_FLAGS},
-}
+OPTION_KIND_LIMITS = frozenset(word.name for word in OPTION_WORDS if word.by_kind)
+OPTIONS = frozenset(OPTION_WORD)
+REQUIRED_OPTIONS = frozenset(word.name for word in OPTION_WORDS if word.required)
+OPTION_EXAMPLES: dict[str, str] = {word.name: word.example for word in OPTION_WORDS}
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
 MAX_SIDES = 2

@@ -57,25 +57,26 @@ class OptionFigures(Figures):
 
     @classmethod
     def read(cls, reader: ClaimReader, node: Mapping) -> OptionFigures | NoFigures:
-        from referee.spec.vocabulary import OPTION_CHOICES, OPTION_FLAGS, OPTION_KIND_LIMITS, OPTION_NUMBERS, OPTIONS
+        from referee.spec.vocabulary import OPTION_WORD, OptionDomain
 
         where = node.position
         if len(node.entries) != 1:
             reader.error(where, "an option claim names one option: {OPTION: VALUE}")
             return NO_FIGURES
         ((name, value),) = node.entries.items()
-        if name not in OPTIONS:
+        word = OPTION_WORD.get(name)
+        if word is None:
             reader.error(where, f"unknown option '{name}' in an option claim")
             return NO_FIGURES
-        if name == "stacking":
+        if word.domain is OptionDomain.STACKING:
             return cls(name, _stacking_figure(reader, value))
-        if name in OPTION_KIND_LIMITS and isinstance(value, Sequence):  # a switch limited to kinds: [skip]
+        if word.by_kind and isinstance(value, Sequence):  # a switch limited to kinds: [skip]
             return cls(name, frozenset(reader.scalar(item, "a kind", where) for item in value.items) or False)
-        if name in OPTION_FLAGS:
+        if word.domain is OptionDomain.SWITCH:
             return cls(name, reader.choice(value, name, where, ("true", "false")) == "true")
-        if name in OPTION_NUMBERS:
+        if word.domain is OptionDomain.NUMBER:
             return cls(name, reader.count(value, name, where))
-        return cls(name, reader.choice(value, name, where, tuple(sorted(OPTION_CHOICES[name]))))
+        return cls(name, reader.choice(value, name, where, tuple(sorted(word.choice_values))))
 
     def by_key(self) -> dict[str, Any]:
         return {"name": self.name, "value": self.value}
