@@ -5,11 +5,34 @@ every one (a test checks it)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from enum import StrEnum
 
 from referee.records import dataclass
 
 SPEC_FORMAT = "referee-spec/1"
+
+
+class Form:
+    """A word's form, a regular expression compiled when first asked: a ``check`` whose rules come from the cache
+    reads no spec text, and compiling the forms was a millisecond of every start."""
+
+    __slots__ = ("_compiled", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._compiled: re.Pattern[str] | None = None
+
+    def _expression(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern)
+        return self._compiled
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return self._expression().fullmatch(text)
+
+    def sub(self, replace: Callable[[re.Match[str]], str], text: str) -> str:
+        return self._expression().sub(replace, text)
 
 
 class EffectGroup(StrEnum):
@@ -30,6 +53,12 @@ class EffectWord:
     amount: bool = False
     settings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     group: EffectGroup | None = None
+
+    def __init__(
+        self, name: str, amount: bool = False, settings: tuple[tuple[str, tuple[str, ...]], ...] = (), group: EffectGroup | None = None
+    ) -> None:  # written out: the generated one is compiled on first use, at import (a start-up cost of every check)
+        for field, value in (("name", name), ("amount", amount), ("settings", settings), ("group", group)):
+            object.__setattr__(self, field, value)
 
 
 EFFECT_WORDS: dict[str, EffectWord] = {
@@ -199,6 +228,26 @@ class OptionWord:
     minimum: int = 0
     by_kind: bool = False
 
+    def __init__(
+        self,
+        name: str,
+        domain: OptionDomain,
+        example: str = "true",
+        choices: type[StrEnum] | None = None,
+        minimum: int = 0,
+        by_kind: bool = False,
+    ) -> None:  # written out, as EffectWord's
+        values = (
+            ("name", name),
+            ("domain", domain),
+            ("example", example),
+            ("choices", choices),
+            ("minimum", minimum),
+            ("by_kind", by_kind),
+        )
+        for field, value in values:
+            object.__setattr__(self, field, value)
+
     @property
     def required(self) -> bool:
         return self.domain is not OptionDomain.SWITCH
@@ -244,7 +293,7 @@ OPTION_KIND_LIMITS = frozenset(word.name for word in OPTION_WORDS if word.by_kin
 OPTIONS = frozenset(OPTION_WORD)
 REQUIRED_OPTIONS = frozenset(word.name for word in OPTION_WORDS if word.required)
 OPTION_EXAMPLES: dict[str, str] = {word.name: word.example for word in OPTION_WORDS}
-PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+PLACEHOLDER = Form(r"\{([a-z][a-z0-9-]*)\}")
 SIDE_NAMES = ("light", "dark")  # the names of version 1's two sides, in their order (a spec may name its own)
 MAX_SIDES = 2
 MAX_DECK_CARDS = 10_000  # faces on one side of a deck (the shipped decks have 108 or 112): sizes are checked from the
@@ -259,8 +308,8 @@ NUMBERS_KEYS = frozenset({"from", "to"})
 OPTION_ENTRY_KEYS = frozenset({"value", "rule"})
 RULE_KEYS = frozenset({"id", "summary", "source", "ruling", "options", "checks"})
 CITATION_KEYS = frozenset({"key", "section"})
-NAME_FORM = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
-NUMBER_FORM = re.compile(r"0|[1-9][0-9]{0,5}")
+NAME_FORM = Form(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+NUMBER_FORM = Form(r"0|[1-9][0-9]{0,5}")
 
 
 # A claim (``claims:`` of a spec, or a game's claims file): its keys, and the forms, exactly one per claim. The prover
