@@ -139,3 +139,12 @@ def did_you_mean(word: str, choices: frozenset[str] | list[str] | set[str], most
 
     close = difflib.get_close_matches(word, sorted(choices), n=most, cutoff=0.6)
     return f" (did you mean {' or '.join(repr(name) for name in close)}?)" if close else ""
+
+
+def known_names(word: str, choices: frozenset[str] | list[str] | set[str], noun: str) -> str:
+    """The hint of an error about an unknown name in a closed vocabulary (a spec's key, an effect): the closest name
+    (``did_you_mean``) or, when none is close, every name the place takes, so that the message teaches the good ones."""
+    close = did_you_mean(word, choices)
+    if close or not choices:
+        return close
+    return f" (the {noun} are {', '.join(sorted(choices))})"

@@ -69,6 +69,29 @@ def test_unknown_keys_and_effects_suggest(tmp_path: Path) -> None:
     assert any("unknown effect 'reverze' (did you mean 'reverse'?)" in p for p in problems)
 
 
+def test_an_unknown_name_with_no_close_one_lists_the_names_the_place_takes(tmp_path: Path) -> None:
+    """Issue 43: a load error names the good keys, not only the bad one (no near miss: every key or effect there)."""
+    options = write_spec(tmp_path, "a", "extends: uno\noptions:\n  must-play-drawn:\n    value: true\n", title="a")
+    with pytest.raises(SpecError) as caught:
+        load_spec(options)
+    (message,) = [message for _, message in caught.value.problems]
+    assert message.startswith("unknown key 'must-play-drawn' in options (the keys of options are challenge-innocent-extra,")
+    assert "forced-play" in message and "zero-rotates)" in message
+    effect = write_spec(tmp_path, "b", "extends: uno\nkinds:\n  skip:\n    effects: [jumps]\n", title="b")
+    with pytest.raises(SpecError) as caught:
+        load_spec(effect)
+    assert any(
+        message.startswith("unknown effect 'jumps' (the effects are challengeable, choose-colour,") and "shuffle-hands" in message
+        for _, message in caught.value.problems
+    )
+    jump_in = write_spec(tmp_path, "c", "extends: uno\noptions:\n  jump-in:\n    value: {skip: skip}\n", title="c")
+    with pytest.raises(SpecError) as caught:
+        load_spec(jump_in)
+    assert [message for _, message in caught.value.problems] == [
+        "jump-in is true, false or a list of the kinds it is limited to (jump-in: {value: [skip]})"
+    ]
+
+
 def test_every_error_has_a_position_and_all_are_reported(tmp_path: Path) -> None:
     text = OFFICIAL.replace("min-players: 2", "min-players: two").replace("value: 500", "value: lots")
     problems = _problems(tmp_path, text)

@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING
 
 from referee.cards import FaceClass
-from referee.errors import Position, did_you_mean, escape
+from referee.errors import Position, did_you_mean, escape, known_names
 from referee.spec.model import (
     Effect,
     Kind,
@@ -260,14 +260,16 @@ def _read_effect(reader: NodeReader, node: Node) -> Effect | None:
         if node.value in EFFECTS_PLAIN:
             return Effect(node.value)
         vocabulary = EFFECTS_PLAIN | EFFECTS_WITH_AMOUNT
-        reader.error(node.position, f"unknown effect '{node.value}'{did_you_mean(node.value, vocabulary)}")
+        reader.error(node.position, f"unknown effect '{node.value}'{known_names(node.value, vocabulary, 'effects')}")
         return None
     if isinstance(node, Mapping) and len(node.entries) == 1:
         ((name, value),) = node.entries.items()
         if isinstance(value, Mapping) and name in EFFECT_SETTINGS:
             return _read_effect_settings(reader, name, value)
         if name not in EFFECTS_WITH_AMOUNT:
-            reader.error(node.keys[name], f"unknown effect '{name}' with an amount{did_you_mean(name, EFFECTS_WITH_AMOUNT)}")
+            reader.error(
+                node.keys[name], f"unknown effect '{name}' with an amount{known_names(name, EFFECTS_WITH_AMOUNT, 'effects with an amount')}"
+            )
             return None
         amount = reader.number(value, name, 1)
         return Effect(name, amount) if amount is not None else None

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 
 from referee.cards import FaceClass, face_token
-from referee.errors import Position, SpecError, did_you_mean, escape
+from referee.errors import Position, SpecError, did_you_mean, escape, known_names
 from referee.spec import kind_changes
 from referee.spec.catalogue import Catalogue
 from referee.spec.kinds import check_deck_size, read_kinds
@@ -79,7 +79,7 @@ class NodeReader:
     def keys(self, node: Mapping, allowed: set[str] | frozenset[str], required: set[str] | frozenset[str], what: str) -> None:
         for key, position in node.keys.items():
             if key not in allowed:
-                self.error(position, f"unknown key '{key}' in {what}{did_you_mean(key, allowed)}")
+                self.error(position, f"unknown key '{key}' in {what}{known_names(key, allowed, f'keys of {what}')}")
         for key in sorted(required - set(node.entries)):
             self.error(node.position, f"{what} needs '{key}'")
 
@@ -451,6 +451,9 @@ def _read_option_value(reader: NodeReader, word: OptionWord, node: Node | None, 
     if word.domain is OptionDomain.SWITCH:
         if word.by_kind and isinstance(node, Sequence):
             return tuple(sorted({reader.name(item, "a kind") or "" for item in node.items})) or False
+        if word.by_kind and isinstance(node, Mapping):
+            reader.error(node.position, f"{name} is true, false or a list of the kinds it is limited to ({name}: {{value: [skip]}})")
+            return None
         return reader.flag(node, name)
     if isinstance(node, Scalar) and node.value == STACKING_BY_VALUE:
         return stacking_by_value(kinds)
