@@ -188,6 +188,29 @@ class HiddenAnswer:
         return data
 
 
+@dataclass(frozen=True, slots=True)
+class Expectations:
+    """What a log's ``# expect:`` comments say its verdict is (``check --expect``; ``referee.checking.expectations``):
+    the errors and the warnings, each a line and a code."""
+
+    errors: tuple[tuple[int, str], ...] = ()  # (line, code), in the log's order
+    warnings: tuple[tuple[int, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "errors": [{"line": line, "code": code} for line, code in self.errors],
+            "warnings": [{"line": line, "code": code} for line, code in self.warnings],
+        }
+
+    def text(self) -> str:
+        """``valid``, or the codes at their lines (``illegal-play at line 7; warning uncaught-uno at line 12``)."""
+        if not self.errors and not self.warnings:
+            return "valid, no warning"
+        said = [f"{code} at line {line}" for line, code in self.errors]
+        said += [f"warning {code} at line {line}" for line, code in self.warnings]
+        return "; ".join(said)
+
+
 @dataclass(slots=True)
 class FileVerdict:
     """Everything ``referee check`` says about one log."""
@@ -205,6 +228,7 @@ class FileVerdict:
     undetermined: str | None = None  # why, when the solver could not settle a public round
     answers: list[HiddenAnswer] = field(default_factory=list)
     witness: dict[int, tuple[str, ...]] = field(default_factory=dict)  # line -> what the witness writes there
+    expected: Expectations | None = None  # what the log's comments say its verdict is (check --expect), when asked
 
     @property
     def valid(self) -> bool:

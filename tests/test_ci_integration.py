@@ -45,6 +45,7 @@ def test_the_action_and_the_hooks_are_where_their_users_look() -> None:
         assert "${{" not in step.get("run", ""), step.get("name")
     hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
     assert hooks["referee-check"]["entry"].startswith("referee check") and re.search(hooks["referee-check"]["files"], "games/a.log")
+    assert hooks["referee-expect"]["entry"] == "referee check --expect --quiet" and re.search(hooks["referee-expect"]["files"], "a.log")
     assert hooks["referee-prove"]["entry"] == "referee prove" and re.search(hooks["referee-prove"]["files"], "specs/house.yaml")
     ci = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
     assert "upload-sarif" in ci and "uses:" in ci and "referee-check" in ci and "yaml-language-server" in ci
@@ -143,6 +144,13 @@ def test_the_action_fails_the_job_on_an_illegal_log_with_an_annotation_and_write
     assert status == 1 and '"version": "2.1.0"' in sarif and "illegal.log" in sarif
     status, outputs, text = runner.run({"logs": "missing/**/*.log"}, skip_install=True)  # a glob that matches nothing
     assert status == 1 and outputs["check.exit-code"] == "2" and "no log matches: missing/**/*.log" in text
+    illegal = (runner.workspace / "illegal.log").read_text(encoding="utf-8")
+    golden = illegal.replace("wild-draw-four-of-nothing\n", "wild-draw-four-of-nothing  # expect: unknown-card\n")
+    (runner.workspace / "golden.log").write_text(golden, encoding="utf-8")
+    status, outputs, text = runner.run({"logs": "golden.log", "expect": "true"}, skip_install=True)  # golden mode
+    assert status == 0 and outputs["check.exit-code"] == "0" and "golden.log: as expected (unknown-card at line" in text, text
+    status, outputs, text = runner.run({"logs": "illegal.log", "expect": "true"}, skip_install=True)
+    assert status == 1 and outputs["check.exit-code"] == "1" and "illegal.log: expected valid, no warning, got unknown-card" in text
 
 
 @pytest.mark.slow
@@ -180,6 +188,8 @@ def test_the_pre_commit_hooks_fail_an_illegal_log_and_pass_a_valid_one(tmp_path:
     failed = hook("referee-check", "valid.log", "illegal.log")
     assert failed.returncode == 1 and "Failed" in failed.stdout and "illegal.log:" in failed.stdout, failed.stdout
     assert "exit code: 1" in failed.stdout  # referee check's own status: a violation
+    golden = hook("referee-expect", "valid.log", "illegal.log")  # the illegal log says nothing of its error
+    assert golden.returncode == 1 and "illegal.log: expected valid, no warning, got unknown-card" in golden.stdout, golden.stdout
     refuted = hook("referee-prove", "specs/broken.yaml")
     assert refuted.returncode == 1 and "Failed" in refuted.stdout and "refuted" in refuted.stdout, refuted.stdout
 

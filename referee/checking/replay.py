@@ -325,9 +325,15 @@ def check_stream(
 
 
 def check_source(
-    source: LogSource, spec_override: Path | None = None, timeout: float = DEFAULT_TIMEOUT, witness: bool = False, answers: bool = True
+    source: LogSource,
+    spec_override: Path | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    witness: bool = False,
+    answers: bool = True,
+    expect: bool = False,
 ) -> FileVerdict:
-    """Replay one log (file or standard input); an unreadable one becomes the verdict's ``input_error``."""
+    """Replay one log (file or standard input); an unreadable one becomes the verdict's ``input_error``. ``expect``:
+    also note the log's ``# expect:`` comments (``FileVerdict.expected``), from the same bytes."""
     if source.problem is not None:
         return FileVerdict(source.display, input_error=f"{source.display}: error: {source.problem}")
     try:
@@ -335,12 +341,24 @@ def check_source(
     except InputError as error:
         return FileVerdict(source.display, input_error=error.render())
     try:
+        if expect:
+            return _check_expected(stream, source, spec_override, timeout, answers)
         return check_stream(stream, source.display, source.base_dir, spec_override, source.spec_roots, timeout, witness, answers)
     except OSError as error:
         return FileVerdict(source.display, input_error=f"{source.display}: error: cannot read: {read_problem(source, error)}")
     finally:
         if not source.is_stdin:
             stream.close()
+
+
+def _check_expected(stream: BinaryIO, source: LogSource, spec_override: Path | None, timeout: float, answers: bool) -> FileVerdict:
+    from referee.checking.expectations import tapped
+
+    read, tap = tapped(stream)
+    verdict = check_stream(read, source.display, source.base_dir, spec_override, source.spec_roots, timeout, False, answers)
+    tap.drain()
+    verdict.expected = tap.expectations()
+    return verdict
 
 
 def read_problem(source: LogSource, error: OSError) -> str:
