@@ -474,3 +474,17 @@ def test_a_claim_alone_makes_the_specs_differ(tmp_path: Path) -> None:
     spec = write_spec(tmp_path, "unchecked", title="unchecked", body="extends: uno\ndeck-composition: unchecked\n")
     comparison = compare(resolve_spec("uno", None), spec, ("uno", str(spec)), 0.5, solver=one_claim)
     assert comparison.status is Conclusion.DIFFERENT and comparison.unshown == () and comparison.games == ()
+
+
+def test_a_long_value_is_cut_where_the_two_differ_so_no_change_prints_as_two_equal_strings(tmp_path: Path) -> None:
+    """Issue 43, item 3: an effects change past the 40th character showed as two identical cut strings."""
+    body = (
+        "extends: uno\nkinds:\n  wild-draw-four:\n"
+        "    effects: [choose-colour, {next-player-draws: {count: 4, into: discard-pile}}, only-without-colour-in-play, challengeable]\n"
+    )
+    spec = write_spec(tmp_path, "into-discard", body, title="a Wild Draw Four's cards go to the discard pile")
+    completed = run_referee("diff", "uno", str(spec), "--no-solver", text=True, timeout=300)
+    (line,) = [line for line in completed.stdout.splitlines() if line.startswith("  kinds.wild-draw-four.effects: ") and " -> " in line]
+    a, b = line.split(": ", 1)[1].split("  (")[0].split(" -> ")
+    assert a != b and len(a) <= 40 and len(b) <= 40, line
+    assert "into=discard-pile" in b and a.startswith("...") and b.startswith("...")

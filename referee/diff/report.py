@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from referee.diff.compare import Comparison, Conclusion, Named, ShownGame, where
@@ -21,12 +22,29 @@ def _cut(text: str, width: int = WIDE) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def _apart(a: str, b: str, width: int = 40) -> tuple[str, str]:
+    """Two values as text, each at most ``width`` characters, cut so that where they differ shows: a long beginning
+    they share is left out (``...``) up to ten characters before their first difference, so no change prints as two
+    equal strings."""
+    if len(a) <= width and len(b) <= width:
+        return a, b
+    shared = len(os.path.commonprefix([a, b]))
+    start = shared - 10 if shared > 10 else 0
+    return _window(a, start, width), _window(b, start, width)
+
+
+def _window(text: str, start: int, width: int) -> str:
+    head = "..." if start else ""
+    return head + _cut(text[start:], width - len(head))
+
+
 def _declared_line(difference: Difference, a: Named, b: Named) -> str:
     places = [
         f"{spec.name}: {where(position) or 'not written (the default)' if value != ABSENT else 'not there'}"
         for spec, position, value in ((a, difference.a_at, difference.a), (b, difference.b_at, difference.b))
     ]
-    return f"  {difference.item}: {_cut(difference.a, 40)} -> {_cut(difference.b, 40)}  ({'; '.join(places)})"
+    shown_a, shown_b = _apart(difference.a, difference.b)
+    return f"  {difference.item}: {shown_a} -> {shown_b}  ({'; '.join(places)})"
 
 
 def _game_lines(shown: ShownGame, file: str | None) -> list[str]:
