@@ -254,12 +254,13 @@ def _answers(solver: object, facts: list[Fact], hidden: HiddenState, found: dict
     return answers
 
 
-def _witness(
-    model: dict[int, list[int]], facts: list[Fact], hidden: HiddenState, events: list[ev.Event], players: tuple[str, ...]
-) -> dict[int, tuple[str, ...]]:
-    """What an observed-mode log writes in place of the round's public lines under one assignment: ``hand`` lines for
-    ``public``, the cards of each ``draws N``, the physical card of each play (two sides), the cards
-    of each shuffle of hands in the order dealt, nothing for ``shows``."""
+_Assigned = tuple[
+    dict[int, list[str]], dict[int, list[tuple[int, list[str]]]], dict[int, str], dict[int, list[list[str]]]
+]  # by line: the cards drawn, each seat's hand dealt, the card played, each hand of a shuffle in the order dealt
+
+
+def _assigned(model: dict[int, list[int]], facts: list[Fact], hidden: HiddenState) -> _Assigned:
+    """The cards one assignment gives the round's hidden facts, by line (``_witness`` writes them)."""
     types = hidden.deck.types
     drawn: dict[int, list[str]] = {}
     hands: dict[int, list[tuple[int, list[str]]]] = {}
@@ -274,6 +275,16 @@ def _witness(
             drawn.setdefault(fact.line, []).extend(types[k].token for k in model[fact.id])
         elif isinstance(fact, Pick):
             picks[fact.line] = types[model[fact.id][0]].token
+    return drawn, hands, picks, dealt
+
+
+def _witness(
+    model: dict[int, list[int]], facts: list[Fact], hidden: HiddenState, events: list[ev.Event], players: tuple[str, ...]
+) -> dict[int, tuple[str, ...]]:
+    """What an observed-mode log writes in place of the round's public lines under one assignment: ``hand`` lines for
+    ``public``, the cards of each ``draws N``, the physical card of each play (two sides), the cards
+    of each shuffle of hands in the order dealt, nothing for ``shows``."""
+    drawn, hands, picks, dealt = _assigned(model, facts, hidden)
     witness: dict[int, tuple[str, ...]] = {}
     for event in events:
         if isinstance(event, ev.Public):

@@ -19,7 +19,7 @@ from referee.rules import cache as rules_cache
 from referee.spec import extends as spec_extends
 from referee.spec.catalogue import Catalogue
 from referee.spec.extends import load_spec
-from referee.spec.model import Rule, Spec
+from referee.spec.model import Kind, Options, Rule, Spec
 from referee.spec.vocabulary import DealerRotation, FlipColourChooser, Reshuffling, Scoring, StartColourChooser, TwoPlayerReverse
 
 
@@ -95,6 +95,39 @@ class Rules:
         return (Rules, tuple(getattr(self, item.name) for item in fields(self)))
 
 
+def _face_rules(face: Face, kind: Kind, options: Options, stackers: frozenset[str]) -> FaceRules:
+    """What one face does, from its kind's effects and the options that change a face (seven swaps, zero rotates)."""
+    effects = {effect.name: effect.amount for effect in kind.effects}
+    settings = {effect.name: effect for effect in kind.effects}
+    flip_effect = settings.get("flip")
+    draw_effect = settings.get("next-player-draws")
+    points = face.number if kind.points is None else kind.points
+    return FaceRules(
+        face=face,
+        points=points or 0,
+        draw=effects.get("next-player-draws") or 0,
+        draw_until_colour="next-player-draws-until-colour" in effects,
+        skip=effects.get("skip") or 0,
+        skip_everyone="skip-everyone" in effects,
+        reverse="reverse" in effects,
+        flip="flip" in effects,
+        choose_colour="choose-colour" in effects,
+        restricted="only-without-colour-in-play" in effects,
+        challengeable="challengeable" in effects,
+        stackable=face.kind in stackers,
+        rule=kind.rule,
+        start_rule=kind.start_rule,
+        at_start=frozenset(kind.at_start),
+        plain=not kind.effects,
+        flip_draw_pile=flip_effect is None or flip_effect.setting("draw-pile", "reverse") == "reverse",
+        flip_discard_pile=flip_effect is None or flip_effect.setting("discard-pile", "reverse") == "reverse",
+        penalty_into_discard=draw_effect is not None and draw_effect.setting("into", "hand") == "discard-pile",
+        swaps_hands="swap-hands" in effects or (options.seven_swaps and face.number == 7),
+        passes_hands="pass-hands" in effects or (options.zero_rotates and face.number == 0),
+        shuffles_hands="shuffle-hands" in effects,
+    )
+
+
 def compile_spec(spec: Spec) -> Rules:
     """Turn a validated spec into engine tables."""
     catalogue = Catalogue(spec)
@@ -107,36 +140,7 @@ def compile_spec(spec: Spec) -> Rules:
         for face in side_faces.values():
             if face in faces:
                 continue
-            kind = kinds[face.kind]
-            effects = {effect.name: effect.amount for effect in kind.effects}
-            settings = {effect.name: effect for effect in kind.effects}
-            flip_effect = settings.get("flip")
-            draw_effect = settings.get("next-player-draws")
-            points = face.number if kind.points is None else kind.points
-            faces[face] = FaceRules(
-                face=face,
-                points=points or 0,
-                draw=effects.get("next-player-draws") or 0,
-                draw_until_colour="next-player-draws-until-colour" in effects,
-                skip=effects.get("skip") or 0,
-                skip_everyone="skip-everyone" in effects,
-                reverse="reverse" in effects,
-                flip="flip" in effects,
-                choose_colour="choose-colour" in effects,
-                restricted="only-without-colour-in-play" in effects,
-                challengeable="challengeable" in effects,
-                stackable=face.kind in stackers,
-                rule=kind.rule,
-                start_rule=kind.start_rule,
-                at_start=frozenset(kind.at_start),
-                plain=not kind.effects,
-                flip_draw_pile=flip_effect is None or flip_effect.setting("draw-pile", "reverse") == "reverse",
-                flip_discard_pile=flip_effect is None or flip_effect.setting("discard-pile", "reverse") == "reverse",
-                penalty_into_discard=draw_effect is not None and draw_effect.setting("into", "hand") == "discard-pile",
-                swaps_hands="swap-hands" in effects or (options.seven_swaps and face.number == 7),
-                passes_hands="pass-hands" in effects or (options.zero_rotates and face.number == 0),
-                shuffles_hands="shuffle-hands" in effects,
-            )
+            faces[face] = _face_rules(face, kinds[face.kind], options, stackers)
     check_rules = {check: rule for rule in spec.rules for check in rule.checks}
     deck = tuple(catalogue.card(token) for token in spec.deck)
     assert all(card is not None for card in deck)

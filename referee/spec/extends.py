@@ -119,41 +119,48 @@ def _merge(base: Mapping, child: Mapping) -> Mapping:
         elif key in kind_changes.KEYS and isinstance(old, Sequence) and isinstance(node, Sequence):
             entries[key] = Sequence((*old.items, *node.items), node.position)
         elif key in MERGED_BY_ENTRY and isinstance(old, Mapping) and isinstance(node, Mapping):
-            merged_entries = dict(old.entries)
-            merged_keys = dict(old.keys)
-            for sub_key, sub_node in node.entries.items():
-                old_sub = merged_entries.get(sub_key)
-                if isinstance(old_sub, Mapping) and isinstance(sub_node, Mapping):
-                    merged_entries[sub_key] = Mapping(
-                        {**old_sub.entries, **sub_node.entries}, {**old_sub.keys, **sub_node.keys}, sub_node.position
-                    )
-                else:
-                    merged_entries[sub_key] = sub_node
-                merged_keys[sub_key] = node.keys[sub_key]
-            entries[key] = Mapping(merged_entries, merged_keys, node.position)
+            entries[key] = _merge_by_entry(old, node)
         elif key in ("rules", "claims") and isinstance(old, Sequence) and isinstance(node, Sequence):
-            by_id: dict[str, int] = {}
-            items = list(old.items)
-            for index, item in enumerate(items):
-                if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar):
-                    by_id[item.entries["id"].value] = index  # type: ignore[union-attr]
-            for item in node.items:
-                rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
-                if isinstance(rule_id, Scalar) and rule_id.value in by_id:
-                    old_item = items[by_id[rule_id.value]]
-                    if key == "claims" and isinstance(item, Mapping) and "withdrawn" in item.entries and isinstance(old_item, Mapping):
-                        # a withdrawal keeps the claim it withdraws: prove asks whether what it speaks of still arises
-                        item = Mapping(
-                            {**old_item.entries, "withdrawn": item.entries["withdrawn"]}, {**old_item.keys, **item.keys}, item.position
-                        )
-                    items[by_id[rule_id.value]] = item
-                else:
-                    items.append(item)
-            entries[key] = Sequence(tuple(items), node.position)
+            entries[key] = _merge_by_id(key, old, node)
         else:
             entries[key] = node
         keys[key] = child.keys[key]
     return Mapping(entries, keys, child.position)
+
+
+def _merge_by_entry(old: Mapping, node: Mapping) -> Mapping:
+    """A section merged entry by entry, each entry's own mapping merged one level down (a kind's keys)."""
+    merged_entries = dict(old.entries)
+    merged_keys = dict(old.keys)
+    for sub_key, sub_node in node.entries.items():
+        old_sub = merged_entries.get(sub_key)
+        if isinstance(old_sub, Mapping) and isinstance(sub_node, Mapping):
+            merged_entries[sub_key] = Mapping({**old_sub.entries, **sub_node.entries}, {**old_sub.keys, **sub_node.keys}, sub_node.position)
+        else:
+            merged_entries[sub_key] = sub_node
+        merged_keys[sub_key] = node.keys[sub_key]
+    return Mapping(merged_entries, merged_keys, node.position)
+
+
+def _merge_by_id(key: str, old: Sequence, node: Sequence) -> Sequence:
+    """Rules and claims merge by id: a child's item replaces the base's of its id (a withdrawn claim keeps the base's
+    figures), any other is added."""
+    by_id: dict[str, int] = {}
+    items = list(old.items)
+    for index, item in enumerate(items):
+        if isinstance(item, Mapping) and isinstance(item.entries.get("id"), Scalar):
+            by_id[item.entries["id"].value] = index  # type: ignore[union-attr]
+    for item in node.items:
+        rule_id = item.entries.get("id") if isinstance(item, Mapping) else None
+        if isinstance(rule_id, Scalar) and rule_id.value in by_id:
+            old_item = items[by_id[rule_id.value]]
+            if key == "claims" and isinstance(item, Mapping) and "withdrawn" in item.entries and isinstance(old_item, Mapping):
+                # a withdrawal keeps the claim it withdraws: prove asks whether what it speaks of still arises
+                item = Mapping({**old_item.entries, "withdrawn": item.entries["withdrawn"]}, {**old_item.keys, **item.keys}, item.position)
+            items[by_id[rule_id.value]] = item
+        else:
+            items.append(item)
+    return Sequence(tuple(items), node.position)
 
 
 def load_spec(path: Path, roots: tuple[Path, ...] = ()) -> Spec:
@@ -217,19 +224,25 @@ def _with_switch_rules(tree: Mapping) -> Mapping:
     entries["options"] = Mapping(option_entries, dict(options.keys), options.position)
     entries["rules"] = Sequence(tuple(items), rules.position if rules is not None else tree.position)
     keys.setdefault("rules", tree.position)
-    sources = entries.get("sources")
     documents = shipped.entries["sources"]
     assert isinstance(documents, Mapping)
     cited = ["house", *(_source_key(defaults[f"house.{name}"]) for name in short)]  # the house document, as always
-    missing = [key for key in dict.fromkeys(cited) if key in documents.entries]
-    if isinstance(sources, Mapping) and any(key not in sources.entries for key in missing):
-        added = [key for key in missing if key not in sources.entries]
-        entries["sources"] = Mapping(
-            {**sources.entries, **{key: documents.entries[key] for key in added}},
-            {**sources.keys, **{key: documents.position for key in added}},
-            sources.position,
-        )
+    sources = entries.get("sources")
+    if isinstance(sources, Mapping):
+        entries["sources"] = _with_sources(sources, documents, cited)
     return Mapping(entries, keys, tree.position)
+
+
+def _with_sources(sources: Mapping, documents: Mapping, cited: list[str]) -> Mapping:
+    """A spec's sources with the shipped documents its added rules cite, where it lacks them."""
+    added = [key for key in dict.fromkeys(cited) if key in documents.entries and key not in sources.entries]
+    if not added:
+        return sources
+    return Mapping(
+        {**sources.entries, **{key: documents.entries[key] for key in added}},
+        {**sources.keys, **{key: documents.position for key in added}},
+        sources.position,
+    )
 
 
 def _source_key(item: object) -> str:
