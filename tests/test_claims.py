@@ -396,7 +396,7 @@ def test_a_claims_list_is_read_by_the_spec_s_own_node_reader() -> None:
     problems are bounded as a spec's are."""
     from referee.errors import SpecError
     from referee.spec.loader import load_text
-    from referee.spec.reader import MAX_PROBLEMS
+    from referee.spec.node_reader import MAX_PROBLEMS
 
     claim = "- {id: play.x, statement: s, source: {key: sheet, section: s}, play: {kind: skip, nextt: 2}}\n"
     tree = load_text("claims:\n" + "".join("  " + claim for _ in range(1)), "claims.yml")

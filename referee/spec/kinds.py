@@ -8,7 +8,6 @@ with its position.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from referee.cards import FaceClass
 from referee.errors import Position, did_you_mean, escape, known_names
@@ -16,6 +15,7 @@ from referee.spec.model import (
     Effect,
     Kind,
 )
+from referee.spec.node_reader import NodeReader
 from referee.spec.nodes import Mapping, Node, Scalar
 from referee.spec.vocabulary import (
     EFFECT_SETTINGS,
@@ -30,9 +30,6 @@ from referee.spec.vocabulary import (
     START_ACTIONS,
     EffectGroup,
 )
-
-if TYPE_CHECKING:
-    from referee.spec.reader import NodeReader  # the reader that calls these, which hands itself in
 
 
 def _signed(reader: NodeReader, node: Node | None, what: str) -> int | None:

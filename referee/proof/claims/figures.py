@@ -15,7 +15,7 @@ from referee.errors import Position
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 from referee.spec.loader import Mapping, Node, Scalar
-from referee.spec.reader import NodeReader
+from referee.spec.node_reader import NodeReader
 
 if TYPE_CHECKING:
     pass

@@ -3,17 +3,30 @@ plays, and what a play or start claim says follows, compared with the engine's s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from referee.cards import Face
 from referee.engine.engine import PLAYING, Engine
-from referee.proof.claims.figures import UNTIL_COLOUR, ColourFrom, Direction, Side
+from referee.proof.claims.figures import UNTIL_COLOUR, ColourFrom, Direction, Owes, Side
 from referee.records import dataclass
 from referee.rules.compiler import Rules
 
-if TYPE_CHECKING:
-    from referee.proof.claims.play import PlayFigures
-    from referee.proof.claims.start import StartFigures
+
+class WhatFollows(Protocol):
+    """What a play or a start claim says follows a card (``PlayFigures``, ``StartFigures``): read here without
+    importing the forms that state it."""
+
+    @property
+    def direction(self) -> Direction: ...
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def owes(self) -> Owes: ...
+
+    @property
+    def colour(self) -> ColourFrom | None: ...
 
 
 @dataclass
@@ -73,7 +86,7 @@ def played_kind(rules: Rules, token: str, side: int) -> str | None:
 
 
 def compare_after(
-    figures: PlayFigures | StartFigures, state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
+    figures: WhatFollows, state: Any, turn: int, direction_before: int, side_before: int, what: str, names: tuple[str, ...]
 ) -> str | None:
     direction = direction_before if figures.direction is Direction.SAME else -direction_before
     side = side_before if figures.side is Side.SAME else (side_before + 1) % len(names)
