@@ -76,13 +76,8 @@ def swap(engine: EngineApi, event: ev.Swap) -> None:
     swapper = state.swap_by
     swaps = engine.rules.seven_swaps or any(face_rules.swaps_hands for face_rules in engine.rules.faces.values())
     if swapper is None or not swaps:
-        if not swaps:
-            why = "a swap comes only after a 7, under the house rule seven swaps"
-        elif state.phase is not PLAYING:
-            why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
-        else:
-            why = "no 7 with cards left was just played"
-        raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not swap hands now: {why}")
+        never, not_now = "a swap comes only after a 7, under the house rule seven swaps", "no 7 with cards left was just played"
+        raise _not_owed(engine, event.player, "swap hands", swaps, never, not_now)
     other = engine.seat_of(event.target)
     engine.close_window()  # the 7's player's UNO window closes at the swap
     hands, sizes = list(state.hands), list(state.hand_sizes)
@@ -120,13 +115,9 @@ def shuffle_hands(engine: EngineApi, event: ev.ShuffleHands) -> None:
     engine.seat_of(event.player)  # names first, as for every line
     shuffler = state.shuffle_by
     if shuffler is None:
-        if not any(face_rules.shuffles_hands for face_rules in engine.rules.faces.values()):
-            why = "no card of this game shuffles hands"
-        elif state.phase is not PLAYING:
-            why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
-        else:
-            why = "no card that shuffles hands was just played"
-        raise Reject(Code.OUT_OF_TURN, Check.TURN, f"{event.player} may not shuffle hands now: {why}")
+        shuffles = any(face_rules.shuffles_hands for face_rules in engine.rules.faces.values())
+        never, not_now = "no card of this game shuffles hands", "no card that shuffles hands was just played"
+        raise _not_owed(engine, event.player, "shuffle hands", shuffles, never, not_now)
     cards = engine.cards(event.cards)
     engine.close_window()  # the card's player's UNO window closes at the shuffle
     order = effects.shuffle_order(shuffler, state.player_count)
@@ -135,6 +126,19 @@ def shuffle_hands(engine: EngineApi, event: ev.ShuffleHands) -> None:
     emptied = next((seat for seat in order if state.hand_sizes[seat] == 0), None)
     if emptied is not None:
         engine.finish_round(emptied)
+
+
+def _not_owed(engine: EngineApi, player: str, what: str, in_this_game: bool, never: str, not_now: str) -> Reject:
+    """A duty's line when nobody owes it (out-of-turn): why not, from the game (``never``: no card of it gives the
+    duty), the phase, or the last play (``not_now``)."""
+    state = engine.state
+    if not in_this_game:
+        why = never
+    elif state.phase is not PLAYING:
+        why = f"round {state.round_number} is over" if state.phase is not NO_ROUND else "no round is in play"
+    else:
+        why = not_now
+    return Reject(Code.OUT_OF_TURN, Check.TURN, f"{player} may not {what} now: {why}")
 
 
 def swap_lines(engine: EngineApi, seat: int) -> list[ev.Event]:
