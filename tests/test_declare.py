@@ -64,7 +64,7 @@ def test_the_draw_three_block_reads_as_yaml_with_the_spec_figures(tmp_path: Path
     assert "    play: {kind: draw-two, next: 1, owes: 3, colour: card}" in out
     assert "    start: {kind: draw-two, to-act: 1, owes: 3, colour: card}" in out
     assert "    stack: {kind: draw-two, adds: 3}" in out
-    assert "this spec's figures: owes 3" in out and "House rule - House rule" not in out
+    assert "': owes 3, not 2" in out and "House rule - House rule" not in out
 
 
 TWOS = (
@@ -110,3 +110,81 @@ def test_a_withdrawn_play_claim_of_a_kind_the_spec_removed_is_proved(tmp_path: P
     spec = write_spec(tmp_path, "noskip", "extends: uno\nclaims:\n  - id: play.skip\n    withdrawn: no Skip in this deck\n")
     assert run(["prove", "--spec", str(spec), "--claim", "play.skip", "--no-cache"]) == 1  # the deck still has Skips
     assert "a skip is still played: restate the claim instead" in capsys.readouterr().out
+
+
+def _classic_112_without_claims(tmp_path: Path) -> Path:
+    """The shipped 112-card deck (specs/uno-2018.yaml) as a house author first writes it: kinds, rules and deck, no claims."""
+    from referee.spec.paths import SPECS
+
+    text = (SPECS / "uno-2018.yaml").read_text(encoding="utf-8")
+    head, rest = text.split("\nclaims:\n", 1)
+    spec = tmp_path / "classic-112.yaml"
+    spec.write_text(head.replace("name: uno-2018", "name: classic-112") + "\n" + rest[rest.index("\ndeck:\n") :], encoding="utf-8")
+    return spec
+
+
+def test_the_112_card_deck_is_declared_in_one_paste_deck_and_points_included(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43 items 1 and 2: the refuted deck claim and invariant say what fixes them, ``--declare`` reads the deck
+    and every kind's points back (the new kinds too), and its output pasted as printed proves."""
+    spec = _classic_112_without_claims(tmp_path)
+    assert run(["prove", "--spec", str(spec), "--players", "3"]) == 1
+    report = capsys.readouterr().out
+    assert "deck.cards                   refuted" in report and "cards.conservation           refuted" in report
+    assert "counts the 108 cards of the deck claim in force (deck.cards), and the spec's deck has 112" in report
+    assert report.rstrip().endswith(f"'referee prove --spec {spec} --declare' prints the claims to restate")
+    assert run(["prove", "--spec", str(spec), "--players", "3", "--declare"]) == 1
+    block = capsys.readouterr().out
+    assert "restate by hand" not in block and "figures: )" not in block
+    assert "# Restating deck.cards also settles the invariant cards.conservation" in block
+    assert "cards: 112" in block and "wild-shuffle-hands: 1, wild-customizable: 3" in block
+    assert "wild-shuffle-hands: 40, wild-customizable: 40" in block  # score.faces names the new kinds' points
+    spec.write_text(spec.read_text(encoding="utf-8") + block, encoding="utf-8")  # pasted as printed
+    assert run(["prove", "--spec", str(spec), "--players", "3"]) == 0, capsys.readouterr().out
+
+
+def test_score_faces_refutes_a_kind_it_does_not_score(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A points claim speaks of every face: a kind the spec adds and the claim leaves out is refuted, not passed over."""
+    spec = _classic_112_without_claims(tmp_path)
+    assert run(["prove", "--spec", str(spec), "--claim", "score.faces", "--players", "3"]) == 1
+    assert "the claim does not say what a wild-customizable scores" in capsys.readouterr().out
+
+
+def test_a_switch_is_restated_without_contradicting_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = write_spec(tmp_path, "jump", "extends: uno\noptions:\n  jump-in: {value: true}\n")
+    assert run(["prove", "--spec", str(spec), "--players", "3", "--declare"]) == 1
+    block = capsys.readouterr().out
+    assert "instead of 'Only the player whose turn it is plays: no jump-in': jump-in true, not false" in block
+    spec.write_text(spec.read_text(encoding="utf-8") + block, encoding="utf-8")
+    assert run(["prove", "--spec", str(spec), "--players", "3"]) == 0
+
+
+def test_declare_on_a_spec_with_claims_prints_items_to_add(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A second --declare on a spec that already has a claims: list prints the items alone, restated from the
+    rulebook's statement (not 'instead of' twice)."""
+    spec = write_spec(tmp_path, "catch", "extends: uno\noptions:\n  uno-catch-penalty: {value: 4}\n")
+    run(["prove", "--spec", str(spec), "--players", "3", "--declare"])
+    spec.write_text(spec.read_text(encoding="utf-8") + capsys.readouterr().out, encoding="utf-8")
+    spec.write_text(spec.read_text(encoding="utf-8").replace("value: 4", "value: 5"), encoding="utf-8")
+    assert run(["prove", "--spec", str(spec), "--players", "3", "--declare"]) == 1
+    block = capsys.readouterr().out
+    assert "\nclaims:" not in block and "add these items to it, each in place of any item with the same id" in block
+    assert block.count("instead of") == 2 and "cards 5, not 4" in block
+
+
+def test_counterexamples_are_short_in_text_and_whole_with_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43 item 1: the text report shows the end of a counterexample (no long shuffle line); --out writes each
+    whole, as a log that check accepts under the spec."""
+    spec = write_spec(tmp_path, "catch", "extends: uno\noptions:\n  uno-catch-penalty: {value: 4}\n")
+    assert run(["prove", "--spec", str(spec), "--players", "3"]) == 1
+    short = capsys.readouterr().out
+    assert "counterexample (the end of it;" in short and "# replay:" not in short
+    assert max(len(line) for line in short.splitlines() if not line.startswith("    proved")) < 220
+    out = tmp_path / "refuted"
+    assert run(["prove", "--spec", str(spec), "--players", "3", "--out", str(out)]) == 1
+    report = capsys.readouterr().out
+    written = sorted(path.name for path in out.iterdir())
+    assert written == ["catch.option.uno-catch-penalty.log", "catch.uno.catch.log"]
+    assert f"counterexample: {out / 'catch.uno.catch.log'} (" in report
+    log = (out / "catch.uno.catch.log").read_text(encoding="utf-8")
+    assert log.startswith("# counterexample to uno.catch") and "\nshuffle " in log
+    assert run(["check", "--spec", str(spec), str(out / "catch.uno.catch.log")]) == 0

@@ -51,6 +51,13 @@ def _declare(paths: list[Path], loaded: list[Any], players: int | None, timeout_
     help="Print, as YAML to paste into the spec's claims: list, every claim of the rulebook the spec makes untrue, "
     "restated with the spec's own figures and proved so (exit 0: nothing to declare, 1: something).",
 )
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path),
+    help="Folder for each counterexample, the whole log: SPEC-NAME.ID.log (created if absent). Without it the text "
+    "report shows the end of each one.",
+)
 @format_option
 @click.option(
     "--junit",
@@ -72,6 +79,7 @@ def prove(
     invariant_id: str | None,
     players: int | None,
     declare: bool,
+    out_dir: Path | None,
     output_format: str,
     junit_path: Path | None,
     timeout_ms: int,
@@ -84,7 +92,8 @@ def prove(
     invariant of specs/invariants.yml is proved by induction; all for every
     player count of the spec's range. Anything refuted comes with the shortest
     counterexample found, as a game log that 'referee check --spec SPEC'
-    replays to the violating step. A timeout or an 'unknown' from the solver
+    replays to the violating step: the text report shows its end, --out DIR
+    writes it whole, and --format json and --junit carry it whole. A timeout or an 'unknown' from the solver
     is reported as unknown, never as proved.
 
     \b
@@ -101,6 +110,7 @@ def prove(
       referee prove --spec house-stacking --invariant cards.conservation
       referee prove --spec my-house-rules.yaml --format json --junit proofs.xml
       referee prove --spec my-house-rules.yaml --declare   # the claims to restate
+      referee prove --spec my-house-rules.yaml --out refuted/ # whole counterexamples
     """
     from referee.commands.isolate import run_isolated
     from referee.log.inputs import check_output_path
@@ -112,6 +122,10 @@ def prove(
 
     if junit_path is not None:
         check_output_path(junit_path)
+    if out_dir is not None:
+        from referee.log.inputs import prepare_output_folder
+
+        prepare_output_folder(out_dir)
     invariants = load_invariants()
     names = (*spec_paths, *spec_files) or tuple(shipped_spec_names())
     paths = []
@@ -130,8 +144,9 @@ def prove(
         result = run_isolated(prove_spec, path, invariants, invariant_id, counts, timeout_ms)  # out of memory: one line
         result.spec = errors.escape(name)  # as the user wrote it (a shipped name, or the path given)
         results.append(result)
+        written = _write_counterexamples(result, out_dir) if out_dir is not None else None
         if output_format == "text":
-            for line in render_text(result):
+            for line in render_text(result, written):
                 click.echo(errors.escape(line))
     if output_format == "json":
         click.echo(render_json(results))
@@ -144,6 +159,20 @@ def prove(
     if Status.REFUTED in statuses or open_gaps:
         raise SystemExit(errors.EXIT_FINDINGS)
     raise SystemExit(errors.EXIT_INCONCLUSIVE if Status.UNKNOWN in statuses else errors.EXIT_CLEAN)
+
+
+def _write_counterexamples(result: Any, out_dir: Path) -> dict[str, Path]:
+    """``--out DIR``: each counterexample of one spec's proof as a log file; the paths by claim or invariant id."""
+    from referee.log.writer import write_output_file
+    from referee.proof.report import counterexample_name
+
+    written = {}
+    for outcome in result.results:
+        if outcome.counterexample:
+            path = out_dir / counterexample_name(result, outcome)
+            write_output_file(path, outcome.counterexample)
+            written[outcome.id] = path
+    return written
 
 
 def _check_prove_request(loaded: list[Any], players: int | None, invariant_id: str | None, known: list[str]) -> None:

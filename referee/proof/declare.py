@@ -12,6 +12,8 @@ rules (a deck, or a play whose effect differs between faces or player counts) is
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 from typing import Any
 
 from referee.proof.answers import Status
@@ -36,9 +38,13 @@ class Declaration:
         if self.restated is not None and self.restated.withdrawn:
             return f"  - id: {self.claim.id}\n    withdrawn: {_quoted(self.restated.withdrawn)}"
         claim = self.restated or self.claim
-        changed = _changed(self.claim.figures.by_key(), claim.figures.by_key()) if self.restated is not None else ""
         said = self.claim.statement.removeprefix("House rule - ").rstrip(".")
-        statement = f"House rule - {said} (this spec's figures: {changed})"
+        earlier = re.fullmatch(r"instead of '(.*)': [^']*", said)  # a restatement of --declare's, restated again
+        said = earlier.group(1) if earlier else said
+        if self.restated is not None:
+            statement = f"House rule - instead of '{said}': {_changed(self.claim.figures.written(), claim.figures.written())}"
+        else:
+            statement = f"House rule - instead of '{said}': say what this spec does"
         lines = [
             f"  - id: {claim.id}",
             f"    statement: {_quoted(statement)}",
@@ -82,14 +88,46 @@ def declarations(rules: Rules, players: tuple[int, ...], timeout_ms: int) -> lis
     return found
 
 
-def render(rules: Rules, found: list[Declaration]) -> str:
-    """The text ``--declare`` prints: the YAML block, or that nothing needs declaring."""
+def settled_invariants(rules: Rules, found: list[Declaration], players: tuple[int, ...], timeout_ms: int) -> list[str]:
+    """The invariants that count the deck claim's cards (``COUNTS_DECK``), refuted now and proved once the deck claim
+    is restated: each as a line saying so (asked of Z3 both ways, not assumed)."""
+    from referee.proof.claims.deck import DeckFigures
+    from referee.proof.invariants import CHECKERS, COUNTS_DECK
+
+    decks = [item.restated.figures.cards for item in found if item.restated is not None and isinstance(item.restated.figures, DeckFigures)]
+    if not decks:
+        return []
+    was = next(item.claim.figures.cards for item in found if isinstance(item.claim.figures, DeckFigures))
+    lines = []
+    for invariant in sorted(COUNTS_DECK):
+        before, _ = CHECKERS[invariant](rules, was, players, timeout_ms)
+        after, _ = CHECKERS[invariant](rules, decks[0], players, timeout_ms)
+        if before is Status.REFUTED and after is Status.PROVED:
+            lines.append(
+                f"# Restating deck.cards also settles the invariant {invariant}: it counts the deck claim's cards ({was}, then {decks[0]})."
+            )
+    return lines
+
+
+def render(rules: Rules, found: list[Declaration], settled: tuple[str, ...] | list[str] = (), has_claims: bool = False) -> str:
+    """The text ``--declare`` prints: the YAML block (with the invariants it settles), or that nothing needs declaring.
+    Pasted at the end of a spec with no ``claims:`` of its own, it is complete; a spec ``has_claims``: the items
+    alone, to add to its list."""
     if not found:
         return f"# {rules.spec.name}: every claim in force holds; nothing to declare\n"
+    if has_claims:
+        head = [
+            f"# {rules.spec.name}: {len(found)} claim{'s' if len(found) != 1 else ''} of the rulebook that this spec makes untrue.",
+            *settled,
+            "# The spec has a 'claims:' list: add these items to it, each in place of any item with the same id there",
+            "# (an item replaces the rulebook's claim of its id), then reword each statement and check each source.",
+        ]
+        return "\n".join(head + [item.yaml(_source(rules, item.claim)) for item in found]) + "\n"
     head = [
         f"# {rules.spec.name}: {len(found)} claim{'s' if len(found) != 1 else ''} of the rulebook that this spec makes untrue.",
-        "# Add these items to the spec's 'claims:' list (an item with the same id replaces the rulebook's claim),",
-        "# then reword each statement and check each source; 'referee prove --spec SPEC' proves them.",
+        *settled,
+        "# Paste this at the end of the spec (an item with the same id replaces the rulebook's claim), then reword",
+        "# each statement and check each source; 'referee prove --spec SPEC' proves them.",
         "claims:",
     ]
     return "\n".join(head + [item.yaml(_source(rules, item.claim)) for item in found]) + "\n"
@@ -106,14 +144,16 @@ def _source(rules: Rules, claim: Claim[Any]) -> tuple[str, str]:
 
 
 def _changed(old: dict[str, Any], new: dict[str, Any]) -> str:
-    parts = [f"{key} {_words(new[key])}" for key in new if old.get(key) != new[key]]
-    return ", ".join(parts) or "as the rulebook's"
-
-
-def _words(value: Any) -> str:
-    if isinstance(value, dict):
-        return "; ".join(f"{' or '.join(sorted(allowed))} on {owed}" for owed, allowed in sorted(value.items())) or "none"
-    return _scalar(value)
+    """What the restated figures change, in words: ``cards 112, not 108``; a figure that is a list or table
+    ``as written below``."""
+    parts = []
+    for key in new:
+        if old.get(key) == new[key]:
+            continue
+        scalar = not isinstance(new[key], dict | list | tuple | set | frozenset)
+        was = f", not {_scalar(old[key])}" if key in old and not isinstance(old[key], dict | list | tuple | set | frozenset) else ""
+        parts.append(f"{key} {_scalar(new[key])}{was}" if scalar else f"{key} as written below")
+    return "; ".join(parts) or "as the rulebook's"
 
 
 def _flow(value: Any) -> str:
@@ -143,4 +183,17 @@ def declare_text(spec_path: Any, players: tuple[int, ...], timeout_ms: int) -> t
 
     rules = load_rules(spec_path)
     found = declarations(rules, players, timeout_ms)
-    return render(rules, found), len(found)
+    has_claims = bool(rules.spec.path) and _has_claims(Path(rules.spec.path))
+    return render(rules, found, settled_invariants(rules, found, players, timeout_ms), has_claims), len(found)
+
+
+def _has_claims(path: Path) -> bool:
+    """Whether the spec file itself has a top-level ``claims:`` (read bounded, as the spec reader reads it)."""
+    from referee.safe_io import read_bounded
+    from referee.spec.paths import MAX_SPEC_BYTES
+
+    try:
+        text = read_bounded(path, MAX_SPEC_BYTES).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return False
+    return re.search(r"^claims[ \t]*:", text, re.MULTILINE) is not None

@@ -239,6 +239,10 @@ def _faces_playable_seen(engine: Engine, cards: int, before: Any, event: Any) ->
 # Invariants about one effect: in a game with no face that has it they hold trivially, and ``prove`` says so.
 ARISES_WITH = {"flip.order": "flip"}
 
+# The invariants that count the rulebook's cards (its deck claim's): a spec whose deck differs restates deck.cards,
+# and they then count the spec's (``prove --declare`` says so).
+COUNTS_DECK = frozenset({"cards.conservation"})
+
 NOTES = {
     "faces.playable": "by enumeration: every face against every top face of its side under every colour, with the engine's matching",
     "cards.conservation": "proved for one arbitrary card; every event moves cards by place, never by name, so it holds for "

@@ -26,7 +26,7 @@ from referee.proof.answers import Status
 from referee.proof.claims import FORMS_BY_NAME, Answered, Claim
 from referee.proof.counterexamples import claim_counterexample, find_counterexample
 from referee.proof.gaps import GapResult, gaps
-from referee.proof.invariants import ARISES_WITH, CHECKERS, NOTES, Invariants
+from referee.proof.invariants import ARISES_WITH, CHECKERS, COUNTS_DECK, NOTES, Invariants
 from referee.proof.queries import PLAYER_COUNTS, TIMEOUT_MS
 from referee.records import dataclass
 from referee.rules.compiler import Rules, load_rules
@@ -131,6 +131,7 @@ class SpecProof:
     claims: list[ProofResult] = field(default_factory=list)
     gaps: list[GapResult] = field(default_factory=list)
     seconds: float = 0.0
+    declarable: bool = False  # something refuted that restating the rulebook's claims settles ('prove --declare')
 
     @property
     def results(self) -> list[ProofResult]:
@@ -150,6 +151,36 @@ class SpecProof:
         }
 
 
+def prove_invariant(
+    rules: Rules, invariant: str, cards: int, players: tuple[int, ...], timeout_ms: int, spec_path: str | None
+) -> ProofResult:
+    """One invariant asked of the compiled rules, with a note on how it was proved or why it fails; refuted, with a
+    counterexample searched for (``spec_path`` None: none)."""
+    started = time.perf_counter()
+    detail = ""
+    try:
+        status, refuted_for = CHECKERS[invariant](rules, cards, players, timeout_ms)
+    except z3.Z3Exception as error:
+        status, refuted_for = Status.UNKNOWN, []
+        detail = f"solver error: {error}"
+    seconds = time.perf_counter() - started
+    if status == Status.PROVED:
+        detail = NOTES.get(invariant, "")
+        if invariant in ARISES_WITH and not any(getattr(f, ARISES_WITH[invariant]) for f in rules.faces.values()):
+            detail = f"holds trivially: no face of this game has the {ARISES_WITH[invariant]} effect it is about"
+    if status == Status.REFUTED and invariant in COUNTS_DECK and cards != len(rules.deck):
+        detail = (
+            f"it counts the {cards} cards of the deck claim in force (deck.cards), and the spec's deck has "
+            f"{len(rules.deck)}: a spec that changes the deck restates deck.cards"
+        )
+    outcome = ProofResult(invariant, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
+    if status == Status.REFUTED and spec_path is not None:
+        outcome.counterexample = find_counterexample(rules, invariant, cards, spec_path)
+        if outcome.counterexample is None:
+            outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
+    return outcome
+
+
 def prove_spec(
     spec_path: Path,
     invariants: Invariants,
@@ -162,33 +193,11 @@ def prove_spec(
     run_started = time.perf_counter()
     rules = load_rules(spec_path)
     cards = deck_size(rules, invariants)
-    outcomes = []
-    for invariant in invariants.invariants:
-        if only is not None and invariant.id != only:
-            continue
-        started = time.perf_counter()
-        try:
-            status, refuted_for = CHECKERS[invariant.id](rules, cards, players, timeout_ms)
-        except z3.Z3Exception as error:
-            status, refuted_for = Status.UNKNOWN, []
-            detail = f"solver error: {error}"
-        else:
-            detail = ""
-        seconds = time.perf_counter() - started
-        if status == Status.PROVED and invariant.id in NOTES:
-            detail = NOTES[invariant.id]
-        if (
-            status == Status.PROVED
-            and invariant.id in ARISES_WITH
-            and not any(getattr(f, ARISES_WITH[invariant.id]) for f in rules.faces.values())
-        ):
-            detail = f"holds trivially: no face of this game has the {ARISES_WITH[invariant.id]} effect it is about"
-        outcome = ProofResult(invariant.id, status, list(players), seconds, detail=detail, refuted_for=refuted_for)
-        if status == Status.REFUTED and counterexamples:
-            outcome.counterexample = find_counterexample(rules, invariant.id, cards, str(spec_path))
-            if outcome.counterexample is None:
-                outcome.detail = "refuted by Z3; no concrete game reaching it was found within the search budget"
-        outcomes.append(outcome)
+    outcomes = [
+        prove_invariant(rules, invariant.id, cards, players, timeout_ms, str(spec_path) if counterexamples else None)
+        for invariant in invariants.invariants
+        if only in (None, invariant.id)
+    ]
     claim_outcomes = []
     if only is None or only not in CHECKERS:
         claim_outcomes = prove_claims(rules, str(spec_path), players, timeout_ms, counterexamples, only)
@@ -197,5 +206,8 @@ def prove_spec(
     game = claims_module.game_of(rules.spec)
     result = SpecProof(str(spec_path), rules.spec.name, game, claims_module.has_claims_file(game), outcomes, claim_outcomes)
     result.gaps = gaps(rules, invariants.gaps, timeout_ms, players) if only is None else []
+    result.declarable = any(o.status is Status.REFUTED and not o.withdrawn for o in claim_outcomes) or any(
+        o.status is Status.REFUTED and o.id in COUNTS_DECK and cards != len(rules.deck) for o in outcomes
+    )
     result.seconds = time.perf_counter() - run_started
     return result

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from referee.proof.answers import Status
@@ -14,14 +16,26 @@ def _players(players: list[int]) -> str:
     return f"{players[0]}-{players[-1]} players" if len(players) > 1 else f"{players[0]} players"
 
 
-def render_text(result: SpecProof) -> list[str]:
-    """One spec's proof as lines for a terminal: each invariant and claim, the gaps, the totals."""
+# A counterexample in the text report: its notes and the last lines before the violating step; the whole log is
+# in the JSON and JUnit reports, and in the file ``prove --out DIR`` writes.
+SHOWN_LINES = 4
+LINE_WIDTH = 100
+
+
+def counterexample_name(result: SpecProof, outcome: ProofResult) -> str:
+    """The file ``prove --out DIR`` writes an outcome's counterexample to: SPEC-NAME.ID.log (safe characters only)."""
+    return re.sub(r"[^A-Za-z0-9._-]", "-", f"{result.name}.{outcome.id}") + ".log"
+
+
+def render_text(result: SpecProof, written: dict[str, Path] | None = None) -> list[str]:
+    """One spec's proof as lines for a terminal: each invariant and claim (a counterexample short, or the file it
+    was ``written`` to), the gaps, the totals, and the next step when the spec changes the rulebook."""
     lines = [f"{result.spec} ({result.name})"]
     for heading, outcomes in (("invariants", result.invariants), ("claims", result.claims)):
         if outcomes:
             lines.append(f" {heading}:")
         for outcome in outcomes:
-            lines += _outcome_lines(outcome, heading)
+            lines += _outcome_lines(outcome, heading, result.spec, (written or {}).get(outcome.id))
     if result.claims_file is False and result.invariants:
         lines.append(
             f" claims: none: game '{result.game}' has no claims file (specs/claims/{result.game}.yml); "
@@ -34,10 +48,12 @@ def render_text(result: SpecProof) -> list[str]:
         f" total: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} refuted, {counts[Status.UNKNOWN]} unknown, "
         f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.seconds:.3f} s"
     )
+    if result.declarable:
+        lines.append(f" next: if these changes are meant, 'referee prove --spec {result.spec} --declare' prints the claims to restate")
     return lines
 
 
-def _outcome_lines(outcome: ProofResult, heading: str) -> list[str]:
+def _outcome_lines(outcome: ProofResult, heading: str, spec: str, written: Path | None) -> list[str]:
     """An invariant or a claim: its status and time, why (unless a plain proof of a claim), its source if refuted,
     and the counterexample."""
     extra = ""
@@ -49,9 +65,32 @@ def _outcome_lines(outcome: ProofResult, heading: str) -> list[str]:
     if outcome.status is Status.REFUTED and outcome.source:
         lines.append(f"    {'the spec' if outcome.restated else 'the rulebook'}: {outcome.source}")
     if outcome.counterexample:
-        lines.append("    counterexample:")
-        lines.extend(f"      {line}" for line in outcome.counterexample.rstrip("\n").split("\n"))
+        lines += _counterexample_lines(outcome.counterexample, spec, written)
     return lines
+
+
+def _counterexample_lines(log: str, spec: str, written: Path | None) -> list[str]:
+    """A counterexample cut short: its notes (not the replay hint), then the last lines up to the violating step, a
+    long line (a deal's shuffle) cut; or, once written to a file, its notes and where it is."""
+    lines = log.rstrip("\n").split("\n")
+    notes = [line for line in lines if line.startswith("#") and not line.startswith("# replay:")]
+    body = [line for line in lines if line and not line.startswith("#")]
+    if written is not None:
+        head = f"    counterexample: {written} ({len(body)} lines; replay: referee check --spec {spec} {written})"
+        return [head, *(f"      {note}" for note in notes)]
+    shown = body[-SHOWN_LINES:]
+    hidden = len(body) - len(shown)
+    more = f"; {hidden} line{'s' if hidden != 1 else ''} before these, the whole log with --out DIR" if hidden else ""
+    cut = [
+        line if len(line) <= LINE_WIDTH else f"{line[: LINE_WIDTH - 20].rsplit(' ', 1)[0]} … ({len(line.split()) - 1} cards)"
+        for line in shown
+    ]
+    return [f"    counterexample{' (the end of it' + more + ')' if hidden else ''}:", *(f"      {line}" for line in notes + cut)]
+
+
+def _cut(line: str) -> str:
+    """A long line (a deal's shuffle) cut at a word, with how many cards it names."""
+    return f"{line[: LINE_WIDTH - 20].rsplit(' ', 1)[0]} … ({len(line.split()) - 1} cards)"
 
 
 def _gap_lines(gaps: list[GapResult]) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from referee.cards import FaceClass
 from referee.engine.engine import PLAYING, Engine
 from referee.log import events as ev
 from referee.proof.claims.answering import finite
@@ -148,8 +149,9 @@ def deck_problem(claim: Claim[DeckFigures], rules: Rules) -> str | None:
             for colour in colours:
                 for number in range(low, high + 1):
                     expected[f"{colour}-{number}"] = particular.get(number, copies)
+        wild_kinds = {card.faces[index].kind for card in rules.deck if card.faces[index].colour is None}
         for kind, copies in side.kinds:
-            wild = kind.startswith("wild")
+            wild = kind in wild_kinds or kind.startswith("wild")  # a kind the spec lacks: named as the rulebooks do
             for coloured in (None,) if wild else colours:
                 expected[kind if coloured is None else f"{coloured}-{kind}"] = copies
         actual = Counter(card.faces[index].token for card in rules.deck)
@@ -173,4 +175,65 @@ def _deck_step(claim: Claim[DeckFigures], rules: Rules, previous: Before | None,
     return None
 
 
-FORM = ClaimForm(ClaimFormName.DECK, DeckFigures, finite(deck_problem, ENUMERATED), _deck_step)
+def restate(figures: DeckFigures, rules: Rules, players: tuple[int, ...]) -> DeckFigures | str:
+    """The spec's own deck in the claim's terms: its size, each side the claim states (counted from the deck), and
+    the pairing if the claim states one."""
+    sides: tuple[tuple[str, SideFigures], ...] | None = None
+    if figures.sides is not None:
+        read: list[tuple[str, SideFigures]] = []
+        for name, claimed in figures.sides:
+            if name not in rules.spec.side_names:
+                continue  # a side the spec has not: left out of the restated claim
+            side = _side_of_deck(rules, rules.spec.side_names.index(name), claimed)
+            if isinstance(side, str):
+                return side
+            read.append((name, side))
+        sides = tuple(read)
+    pairing = None if figures.pairing is None else tuple(Counter(card.token for card in rules.deck).items())
+    return DeckFigures(len(rules.deck), sides, pairing)
+
+
+def _side_of_deck(rules: Rules, index: int, claimed: SideFigures) -> SideFigures | str:
+    """One side of the spec's deck as a deck claim counts it: colours (in the claim's order where it names them),
+    numbers from-to with their usual copies and the exceptions, then each other kind's copies (per colour, or in all
+    for a wild), the claim's kinds first."""
+    faces = [card.faces[index] for card in rules.deck]
+    present = {face.colour for face in faces if face.colour is not None}
+    order = [colour for colour in (claimed.colours or ()) if colour in present]
+    colours = tuple(order + sorted(present - set(order)))
+    copies_of = _copies_per_colour(faces, colours, rules.spec.side_names[index])
+    if isinstance(copies_of, str):
+        return copies_of
+    number_range, particular = _numbers_of(copies_of)
+    kinds = {kind: copies for (kind, number), copies in copies_of.items() if number is None}
+    kinds |= Counter(face.kind for face in faces if face.colour is None)
+    ordered = [kind for kind, _ in claimed.kinds if kind in kinds] + [kind for kind in kinds if kind not in dict(claimed.kinds)]
+    return SideFigures(tuple((kind, kinds[kind]) for kind in ordered), colours or None, number_range, particular)
+
+
+def _copies_per_colour(faces: list[Any], colours: tuple[str, ...], side_name: str) -> dict[tuple[str, int | None], int] | str:
+    """The copies of each coloured kind (a number face: kind and number) in every colour, or why they differ."""
+    per_colour: dict[tuple[str, int | None], Counter[str]] = {}
+    for face in faces:
+        if face.colour is not None:
+            key = (face.kind, face.number if face.face_class is FaceClass.NUMBER else None)
+            per_colour.setdefault(key, Counter())[face.colour] += 1
+    copies_of: dict[tuple[str, int | None], int] = {}
+    for (kind, number), in_colour in per_colour.items():
+        if len({in_colour[colour] for colour in colours}) != 1:
+            return f"the {side_name} side has {kind}{'' if number is None else f' {number}'} cards in different numbers per colour"
+        copies_of[(kind, number)] = in_colour[colours[0]]
+    return copies_of
+
+
+def _numbers_of(copies_of: dict[tuple[str, int | None], int]) -> tuple[tuple[int, int, int] | None, tuple[tuple[int, int], ...]]:
+    """The numbers of a side as a deck claim writes them: from, to and the usual copies; the numbers with other copies."""
+    by_number = {number: copies for (_, number), copies in copies_of.items() if number is not None}
+    if not by_number:
+        return None, ()
+    usual = Counter(by_number.values()).most_common(1)[0][0]
+    low, high = min(by_number), max(by_number)
+    return (low, high, usual), tuple((n, by_number.get(n, 0)) for n in range(low, high + 1) if by_number.get(n, 0) != usual)
+
+
+FORM = ClaimForm(ClaimFormName.DECK, DeckFigures, finite(deck_problem, ENUMERATED), _deck_step, read_back=restate)

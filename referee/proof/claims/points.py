@@ -45,7 +45,12 @@ class PointsFigures(Figures):
 
 
 def points_problem(claim: Claim[PointsFigures], rules: Rules) -> str | None:
+    """The first kind the claim scores otherwise than the spec, or that the spec lacks, or a kind of the spec the
+    claim leaves out (the claim speaks of every face: a new kind's points are claimed too)."""
     kinds = {face_rules.face.kind for face_rules in rules.faces.values()}
+    unclaimed = sorted(kinds - {kind for kind, _ in claim.figures.points})
+    if unclaimed:
+        return f"the claim does not say what a {unclaimed[0]} scores (the spec's deck has that kind)"
     for kind, figure in claim.figures.points:
         if kind not in kinds:
             return f"the spec has no face of kind {kind}"
@@ -80,9 +85,11 @@ def _points_step(claim: Claim[PointsFigures], rules: Rules, previous: Before | N
 
 
 def restate(figures: PointsFigures, rules: Rules, players: tuple[int, ...]) -> PointsFigures | str:
-    """What the faces of each kind the claim lists score under the spec."""
+    """What the faces of each kind score under the spec: the kinds the claim lists first, then the spec's others."""
     found: list[tuple[str, int | str]] = []
-    for kind, _ in figures.points:
+    listed = [kind for kind, _ in figures.points]
+    spec_kinds = list(dict.fromkeys(face.face.kind for face in rules.faces.values()))
+    for kind in listed + [kind for kind in spec_kinds if kind not in listed]:
         faces = [face for face in rules.faces.values() if face.face.kind == kind]
         if not faces:
             continue  # a kind the spec has not: left out of the restated claim
