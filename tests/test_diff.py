@@ -268,6 +268,20 @@ def test_each_section_in_play_is_shown_by_a_game(text: str, item: str, tmp_path:
     _assert_games_judged(comparison, tmp_path, "uno", spec)
 
 
+@pytest.mark.parametrize(("base", "kind", "spelled"), [("uno", "skip", "miss-a-go"), ("uno-flip", "skip-everyone", "skip-all")])
+def test_a_new_spelling_alone_is_shown_by_a_game_that_writes_it(base: str, kind: str, spelled: str, tmp_path: Path) -> None:
+    """Issue 43 item 3: a spelling as the only change is a difference shown at once, by a game whose last line plays
+    the kind written the new way (the other spec reads no such card), not an undecided search."""
+    spec = write_spec(tmp_path, "spelled", title="spelled", body=f"extends: {base}\nkinds:\n  {kind}:\n    spellings: [{spelled}]\n")
+    comparison = _compare(base, spec, timeout=0.5)
+    assert comparison.status is Conclusion.DIFFERENT
+    (shown,) = comparison.games
+    assert shown.item == f"kinds.{kind}.spellings" and shown.code == "unknown-card"
+    last = shown.log.rstrip("\n").splitlines()[-1]
+    assert " plays " in last and f"-{spelled}" in last and len(shown.log.splitlines()) < 40
+    _assert_games_judged(comparison, tmp_path, base, spec)
+
+
 # -- a difference no game was found for: undecided, never "the same"
 
 

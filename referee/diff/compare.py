@@ -20,7 +20,7 @@ from typing import Any
 
 from referee.diff import declared
 from referee.diff.declared import Difference, SpecSide
-from referee.diff.games import Found, Search, first_error, judge_game
+from referee.diff.games import Found, Search, first_error, judge_game, spelled_game
 from referee.diff.solver import SolverReport
 from referee.errors import Position
 from referee.records import dataclass
@@ -229,7 +229,10 @@ def _games(
     games: list[ShownGame] = []
     for items, middle in groups:
         joined = " ".join(difference.item for difference in items)
-        best = Search(rules[0], rules[1], middle, joined).run(time.monotonic() + timeout)
+        spelling = len(items) == 1 and joined.startswith("kinds.") and joined.endswith(".spellings")
+        best = spelled_game(joined.split(".")[1], rules) if spelling else None  # shown by a line that writes it
+        if best is None:
+            best = Search(rules[0], rules[1], middle, joined).run(time.monotonic() + timeout)
         shown = None if best is None else shown_game(items, best, rules, names)
         if shown is not None:
             games.append(shown)

@@ -161,3 +161,47 @@ class Search:
         if seed % 2 == 1 and (second is None or second.line != parting.line):
             return None
         return Found(tuple(kept[1:]), 1 if seed % 2 == 0 else 0, players, seed)
+
+
+def spelled_game(kind_key: str, rules: tuple[Rules, Rules], seeds: int = 40) -> Found | None:
+    """A game for a kind's new spelling (``kinds.KIND.spellings``): a random legal game under the spec that has the
+    spelling, up to the first play of a card of that kind, that play written with the spelling. The other spec
+    reads no such card there: the two part on the line that uses the spelling. None when no game of ``seeds``
+    plays the kind (a kind that never arises); of those found, the shortest."""
+    from referee.cards import face_token
+    from referee.play.simulate import Simulator
+
+    kinds = [next((kind for kind in r.spec.kinds if r.spec.root_name(kind.name) == kind_key), None) for r in rules]
+    if kinds[0] is None or kinds[1] is None:
+        return None
+    extra = [sorted(set(kinds[i].spellings) - set(kinds[1 - i].spellings)) for i in (0, 1)]  # type: ignore[union-attr]
+    accepting = 1 if extra[1] else 0
+    if not extra[accepting]:
+        return None
+    playing, kind, spelling = rules[accepting], kinds[accepting].name, extra[accepting][0]  # type: ignore[union-attr]
+    best: Found | None = None
+    for seed in range(seeds):
+        players = (2, 3, 4)[seed % 3]
+        if not playing.spec.min_players <= players <= playing.spec.max_players:
+            continue
+        lines: list[str] = []
+        simulator = Simulator(playing, players, seed, "full", max_rounds=1)
+        simulator.optional_header = False
+        for event in simulator.events():
+            lines.append(format_event(event))
+            if isinstance(event, ev.Play):
+                card = playing.catalogue.card(event.card)
+                face = None if card is None else next((f for f in card.faces if f.kind == kind), None)
+                if face is not None:
+                    lines[-1] = _respelled(lines[-1], face_token(face.colour, kind, None), face_token(face.colour, spelling, None))
+                    if best is None or len(lines) < len(best.lines):
+                        best = Found(tuple(lines), accepting, players, seed)
+                    break
+            if len(lines) > MAX_GAME_LINES or (best is not None and len(lines) >= len(best.lines)):
+                break
+    return best
+
+
+def _respelled(line: str, canonical: str, spelled: str) -> str:
+    """A line with a face written ``canonical`` (alone, or as one side of a card ``LIGHT/DARK``) written ``spelled``."""
+    return " ".join("/".join(spelled if part == canonical else part for part in word.split("/")) for word in line.split(" "))
