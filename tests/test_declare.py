@@ -43,7 +43,8 @@ def test_declare_prints_every_claim_the_change_makes_untrue_and_the_spec_then_pr
     capsys.readouterr()
     assert run(["prove", "--spec", str(spec), "--declare", "--no-cache", *counts]) == 1
     block = capsys.readouterr().out
-    assert [line.split("id: ")[1] for line in block.splitlines() if line.startswith("  - id: ")] == ids
+    claims = block.split("\nrules:\n")[0]  # then the rules whose words the figures contradict (test_wording.py)
+    assert [line.split("id: ")[1] for line in claims.splitlines() if line.startswith("  - id: ")] == ids
     assert "restate by hand" not in block
     spec.write_text(spec.read_text(encoding="utf-8") + "\n".join(line for line in block.splitlines() if not line.startswith("#")) + "\n")
     assert run(["prove", "--spec", str(spec), "--no-cache", *counts]) == 0, capsys.readouterr().out
@@ -131,7 +132,7 @@ def test_the_112_card_deck_is_declared_in_one_paste_deck_and_points_included(tmp
     report = capsys.readouterr().out
     assert "deck.cards                   refuted" in report and "cards.conservation           refuted" in report
     assert "counts the 108 cards of the deck claim in force (deck.cards), and the spec's deck has 112" in report
-    assert report.rstrip().endswith(f"'referee prove --spec {spec} --declare' prints the claims to restate")
+    assert report.rstrip().endswith(f"'referee prove --spec {spec} --declare' prints what to restate")
     assert run(["prove", "--spec", str(spec), "--players", "3", "--declare"]) == 1
     block = capsys.readouterr().out
     assert "restate by hand" not in block and "figures: )" not in block

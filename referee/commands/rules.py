@@ -27,7 +27,13 @@ from referee.commands.options import compiled_rules, format_option, spec_option
     help="Print the claims 'referee prove' holds the spec to instead (its rulebook's, and those it restates or "
     "withdraws): id and statement; with a CLAIM-ID, that claim's source and figures.",
 )
-def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, claims: bool) -> None:
+@click.option(
+    "--lint",
+    is_flag=True,
+    help="Check the rules' words against the spec's figures instead: each summary, and each ruling cited, that "
+    "still states the rulebook's number for a figure the spec changes (exit 1 if any).",
+)
+def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, claims: bool, lint: bool) -> None:
     """List the spec's rules, or show one: id, summary, source, options.
 
     Summaries show the option values in force under the spec (a house spec
@@ -46,6 +52,7 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
       referee rules --spec house-stacking penalty.no-stacking
       referee rules --deck                   # which dark face each light face is paired with
       referee rules --claims --spec uno      # the claims 'referee prove' checks
+      referee rules --lint --spec my-house-rules.yaml   # words the figures contradict
     """
     import json
 
@@ -53,6 +60,10 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
 
     compiled = compiled_rules(spec_path)
     spec = compiled.spec
+    if lint:
+        if claims or deck or rule_id is not None:
+            raise click.UsageError("--lint checks every rule: give no rule id, --claims or --deck with it")
+        _lint(spec, output_format)
     if claims:
         if deck:
             raise click.UsageError("give --claims or --deck, not both")
@@ -80,11 +91,55 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
         click.echo(errors.escape(f"{item['id']}: {item['summary']}"))
         click.echo(errors.escape(f"  source: {item['source']}"))
         if item["ruling"] is not None:
-            click.echo(errors.escape(f"  ruling {item['ruling']['number']}: {item['ruling']['text']}"))
+            changed = _ruling_changes(spec, rule_id)
+            click.echo(errors.escape(f"  ruling {item['ruling']['number']}{changed}: {item['ruling']['text']}"))
         for name, value in item["options"].items():
             click.echo(errors.escape(f"  option {name}: {json.dumps(value)}"))
         if item["checks"]:
             click.echo(errors.escape(f"  enforced by the checks: {', '.join(item['checks'])}"))
+
+
+def _lint(spec: Any, output_format: str) -> None:
+    """``rules --lint``: each finding of ``referee.proof.wording``, one line each; exit 1 if any."""
+    import json
+
+    from referee.proof.wording import lint
+
+    findings = lint(spec)
+    if output_format == "json":
+        data = [
+            {
+                "rule": f.rule,
+                "where": f.where,
+                "ruling": f.ruling,
+                "figure": f.figure.label,
+                "rulebook": f.figure.rulebook,
+                "spec": f.figure.spec,
+            }
+            for f in findings
+        ]
+        click.echo(json.dumps({"spec": spec.name, "findings": data}, indent=1, ensure_ascii=False))
+    else:
+        for finding in findings:
+            click.echo(errors.escape(finding.message()))
+        count = len(findings)
+        click.echo(f"{spec.name}: {count or 'no'} text{'s' if count != 1 else ''} that the spec's figures contradict")
+    raise SystemExit(errors.EXIT_FINDINGS if findings else errors.EXIT_CLEAN)
+
+
+def _ruling_changes(spec: Any, rule_id: str) -> str:
+    """For a ruling that states the rulebook's figure for one the spec changes: "(the rulebook's; this spec's ...)"."""
+    from referee.proof.wording import rulebook_of, word_rule
+
+    rulebook = rulebook_of(spec)
+    rule = next(rule for rule in spec.rules if rule.id == rule_id)
+    if rulebook is None:
+        return ""
+    worded = word_rule(rule, spec, rulebook)
+    stale = [*worded.changed, *(finding.figure for finding in worded.findings if finding.ruling is not None)]
+    if not stale:
+        return ""
+    return " (the rulebook's; this spec's " + ", ".join(f"{figure.label} is {figure.spec}" for figure in stale) + ")"
 
 
 def _print_claims(compiled: Any, claim_id: str | None, output_format: str) -> None:

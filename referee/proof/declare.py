@@ -20,6 +20,7 @@ from referee.proof.answers import Status
 from referee.proof.claims import FORMS_BY_NAME, Claim, game_claims
 from referee.records import dataclass
 from referee.rules.compiler import Rules
+from referee.spec.model import Spec
 
 WITHDRAWN = "what it speaks of never arises under this spec (say why)"
 
@@ -109,28 +110,74 @@ def settled_invariants(rules: Rules, found: list[Declaration], players: tuple[in
     return lines
 
 
-def render(rules: Rules, found: list[Declaration], settled: tuple[str, ...] | list[str] = (), has_claims: bool = False) -> str:
-    """The text ``--declare`` prints: the YAML block (with the invariants it settles), or that nothing needs declaring.
-    Pasted at the end of a spec with no ``claims:`` of its own, it is complete; a spec ``has_claims``: the items
-    alone, to add to its list."""
-    if not found:
+def render(
+    rules: Rules,
+    found: list[Declaration],
+    settled: tuple[str, ...] | list[str] = (),
+    has: frozenset[str] = frozenset(),
+    reworded: tuple[str, ...] | list[str] = (),
+) -> str:
+    """The text ``--declare`` prints: the claims to restate (with the invariants that settles), then the rules whose
+    ruling states a figure the spec changes (``reworded``, from ``rule_items``), or that nothing needs declaring.
+    Pasted at the end of a spec without ``claims:`` or ``rules:`` of its own, it is complete; for a spec that ``has``
+    the list, its items are to put in it by hand (a rule's as comments, so that the paste stays valid YAML)."""
+    if not found and not reworded:
         return f"# {rules.spec.name}: every claim in force holds; nothing to declare\n"
-    if has_claims:
-        head = [
-            f"# {rules.spec.name}: {len(found)} claim{'s' if len(found) != 1 else ''} of the rulebook that this spec makes untrue.",
-            *settled,
-            "# The spec has a 'claims:' list: add these items to it, each in place of any item with the same id there",
-            "# (an item replaces the rulebook's claim of its id), then reword each statement and check each source.",
+    lines = []
+    if found:
+        count = f"{len(found)} claim{'s' if len(found) != 1 else ''}"
+        lines += [f"# {rules.spec.name}: {count} of the rulebook that this spec makes untrue.", *settled]
+        if "claims" in has:
+            lines += [
+                "# The spec has a 'claims:' list: add these items to it, each in place of any item with the same id there",
+                "# (an item replaces the rulebook's claim of its id), then reword each statement and check each source.",
+            ]
+        else:
+            lines += [
+                "# Paste this at the end of the spec (an item with the same id replaces the rulebook's claim), then reword",
+                "# each statement and check each source; 'referee prove --spec SPEC' proves them.",
+                "claims:",
+            ]
+        lines += [item.yaml(_source(rules, item.claim)) for item in found]
+    if reworded:
+        lines.append("# Rules whose words the spec's figures contradict ('referee rules --lint'), restated as house rules:")
+        if "rules" in has:
+            lines.append("# the spec has a 'rules:' list: put each item in it, in place of any item with the same id.")
+            lines += [f"# {line}" for line in reworded]
+        else:
+            lines += ["rules:", *reworded]
+    return "\n".join(lines) + "\n"
+
+
+def rule_items(spec: Spec) -> list[str]:
+    """The rules ``rules --lint`` flags, as ``rules:`` items: one whose ruling states the rulebook's figure restated
+    whole with a ``House rule - `` summary (the ruling is then shown as the rulebook's); one whose own summary does, with
+    a comment to reword it (its words are the author's to choose)."""
+    from referee.proof.wording import HOUSE_RULE, lint, with_figures
+
+    by_rule: dict[str, list[Any]] = {}
+    for finding in lint(spec):
+        by_rule.setdefault(finding.rule, []).append(finding)
+    lines = []
+    for rule in spec.rules:
+        findings = by_rule.get(rule.id)
+        if not findings:
+            continue
+        stale = [finding.figure for finding in findings if finding.ruling is None]
+        summary = with_figures(rule.summary, stale)
+        summary = summary if summary.startswith(HOUSE_RULE) else f"{HOUSE_RULE} - {summary}"
+        lines += [
+            f"  # {rule.id}: {f.problem()}: the summary says {f.figure.spec} now; check its words" for f in findings if f.ruling is None
         ]
-        return "\n".join(head + [item.yaml(_source(rules, item.claim)) for item in found]) + "\n"
-    head = [
-        f"# {rules.spec.name}: {len(found)} claim{'s' if len(found) != 1 else ''} of the rulebook that this spec makes untrue.",
-        *settled,
-        "# Paste this at the end of the spec (an item with the same id replaces the rulebook's claim), then reword",
-        "# each statement and check each source; 'referee prove --spec SPEC' proves them.",
-        "claims:",
-    ]
-    return "\n".join(head + [item.yaml(_source(rules, item.claim)) for item in found]) + "\n"
+        lines += [
+            f"  - id: {rule.id}",
+            f"    summary: {_quoted(summary)}",
+            f"    source: {{key: {rule.citation.key}, section: {_quoted(rule.citation.section)}}}",
+            *([f"    ruling: {rule.ruling}"] if rule.ruling is not None else []),
+            *([f"    options: [{', '.join(rule.options)}]"] if rule.options else []),
+            f"    checks: [{', '.join(rule.checks)}]",
+        ]
+    return lines
 
 
 def _source(rules: Rules, claim: Claim[Any]) -> tuple[str, str]:
@@ -183,17 +230,20 @@ def declare_text(spec_path: Any, players: tuple[int, ...], timeout_ms: int) -> t
 
     rules = load_rules(spec_path)
     found = declarations(rules, players, timeout_ms)
-    has_claims = bool(rules.spec.path) and _has_claims(Path(rules.spec.path))
-    return render(rules, found, settled_invariants(rules, found, players, timeout_ms), has_claims), len(found)
+    has = _lists_of(Path(rules.spec.path)) if rules.spec.path else frozenset()
+    reworded = rule_items(rules.spec)
+    text = render(rules, found, settled_invariants(rules, found, players, timeout_ms), has, reworded)
+    return text, len(found) + sum(1 for line in reworded if line.startswith("  - id: "))
 
 
-def _has_claims(path: Path) -> bool:
-    """Whether the spec file itself has a top-level ``claims:`` (read bounded, as the spec reader reads it)."""
+def _lists_of(path: Path) -> frozenset[str]:
+    """Which of ``claims:`` and ``rules:`` the spec file itself has at its top level (read bounded, as the spec
+    reader reads it)."""
     from referee.safe_io import read_bounded
     from referee.spec.paths import MAX_SPEC_BYTES
 
     try:
         text = read_bounded(path, MAX_SPEC_BYTES).decode("utf-8", "replace")
     except (OSError, ValueError):
-        return False
-    return re.search(r"^claims[ \t]*:", text, re.MULTILINE) is not None
+        return frozenset()
+    return frozenset(key for key in ("claims", "rules") if re.search(rf"^{key}[ \t]*:", text, re.MULTILINE))

@@ -132,6 +132,7 @@ class SpecProof:
     gaps: list[GapResult] = field(default_factory=list)
     seconds: float = 0.0
     declarable: bool = False  # something refuted that restating the rulebook's claims settles ('prove --declare')
+    wording: list[str] = field(default_factory=list)  # texts the spec's figures contradict (referee.proof.wording)
 
     @property
     def results(self) -> list[ProofResult]:
@@ -148,6 +149,7 @@ class SpecProof:
             "invariants": [result.to_json() for result in self.invariants],
             "claims": [result.to_json(with_source=True) for result in self.claims],
             "gaps": [gap.to_json() for gap in self.gaps],
+            "wording": self.wording,
         }
 
 
@@ -206,6 +208,10 @@ def prove_spec(
     game = claims_module.game_of(rules.spec)
     result = SpecProof(str(spec_path), rules.spec.name, game, claims_module.has_claims_file(game), outcomes, claim_outcomes)
     result.gaps = gaps(rules, invariants.gaps, timeout_ms, players) if only is None else []
+    if only is None:
+        from referee.proof.wording import lint
+
+        result.wording = [finding.message() for finding in lint(rules.spec)]
     result.declarable = any(o.status is Status.REFUTED and not o.withdrawn for o in claim_outcomes) or any(
         o.status is Status.REFUTED and o.id in COUNTS_DECK and cards != len(rules.deck) for o in outcomes
     )

@@ -42,14 +42,17 @@ def render_text(result: SpecProof, written: dict[str, Path] | None = None) -> li
             "only the invariants were proved (a copy of a shipped spec keeps its 'game' line)"
         )
     lines += _gap_lines(result.gaps)
+    if result.wording:
+        lines.append(" wording (texts the spec's figures contradict, as 'referee rules --lint' lists them):")
+        lines += [f"  {message}" for message in result.wording]
     counts = {status: sum(1 for o in result.results if o.status == status) for status in Status}
     open_gaps = sum(1 for gap in result.gaps if not gap.closed)
     lines.append(
         f" total: {counts[Status.PROVED]} proved, {counts[Status.REFUTED]} refuted, {counts[Status.UNKNOWN]} unknown, "
         f"{open_gaps} open gap{'s' if open_gaps != 1 else ''}, in {result.seconds:.3f} s"
     )
-    if result.declarable:
-        lines.append(f" next: if these changes are meant, 'referee prove --spec {result.spec} --declare' prints the claims to restate")
+    if result.declarable or result.wording:
+        lines.append(f" next: if these changes are meant, 'referee prove --spec {result.spec} --declare' prints what to restate")
     return lines
 
 
