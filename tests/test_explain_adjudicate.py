@@ -128,3 +128,19 @@ def test_explain_a_move_before_the_deal() -> None:
     result = json.loads(out)
     assert code == 1 and result["legal"] is False and result["code"] == "out-of-turn"
     assert "not dealt" in result["message"]
+
+
+def test_explain_around_a_guilty_challenge_says_why_and_who_must_act(tmp_path: Path) -> None:
+    """Issue 43 item 6: a wrong drawer after a guilty challenge is told the challenge's rule, and who must act."""
+    lines = (SCENARIOS / "disputes" / "challenge-guilty-wild-draw-two.log").read_text(encoding="utf-8").splitlines()[:10]
+    log = tmp_path / "wrong-drawer.log"
+    log.write_text("\n".join([*lines, "Ann draws yellow-1/wild yellow-2/teal-8"]) + "\n", encoding="utf-8")
+    code, out = run_explain(str(log), "11", (), "text")
+    assert code == 1
+    assert "Ann's turn, once Bob has acted" in out and "penalty: Bob owes 2 cards, under rule challenge.guilty" in out
+    assert "  the penalty owed [challenge.guilty]: " in out
+    assert "allowed instead: nothing for Ann: Bob must act first (Bob draws CARD" in out
+    _, data = run_explain(str(log), "11", (), "json")
+    result = json.loads(data)
+    assert result["penalty_rule"]["id"] == "challenge.guilty" and result["must_act"]["player"] == "Bob"
+    assert result["state"]["acting"] == "Bob" and result["state"]["penalties"][0]["rule"] == "challenge.guilty"

@@ -79,6 +79,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
             "challengeable": p.challengeable,
             "played_by": names[p.played_by] if p.played_by is not None else None,
             "line": p.line or None,
+            "rule": p.rule or None,
         }
         for p in state.penalties
     ]
@@ -96,6 +97,7 @@ def state_data(engine: Engine) -> dict[str, Any]:
         "side": engine.rules.spec.side_names[state.side],
         "direction": direction_token(state.direction),
         "turn": names[state.turn] if names and state.phase is PLAYING else None,
+        "acting": names[state.acting_seat] if state.acting_seat is not None else None,
         "drew_this_turn": state.drew,
         "top_card": {"card": state.discard_pile[-1].token, "face": top.token} if top is not None else None,
         "colour_in_play": state.colour,
@@ -242,6 +244,8 @@ class Explanation:
     card_rule: dict[str, Any] | None = None
     jump_in: JumpIn | None = None
     alternatives: list[str] | None = None
+    penalty_rule: dict[str, Any] | None = None  # an illegal line while a ruling's penalty is owed: that ruling's rule
+    must_act: dict[str, Any] | None = None  # nothing allowed to the line's player: who must act first, and their moves
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -260,6 +264,8 @@ class Explanation:
             "card_rule": self.card_rule,
             "jump_in": self.jump_in.to_json() if self.jump_in is not None else None,
             "alternatives": self.alternatives,
+            "penalty_rule": self.penalty_rule,
+            "must_act": self.must_act,
         }
 
 
@@ -321,7 +327,22 @@ def explain(
     player = getattr(event, "player", None)
     if player is not None:
         result.alternatives = alternatives(engine, player)
+    if diagnostic is not None:
+        _explain_refusal(result, engine, player)
     return result
+
+
+def _explain_refusal(result: Explanation, engine: Engine, player: str | None) -> None:
+    """Around an illegal line: the rule of a ruling whose penalty is owed (a guilty challenge's, a catch's), and,
+    when the line's player may do nothing, who must act first and what they may do."""
+    state = engine.state
+    owed = state.penalties[0] if state.penalties else None
+    if owed is not None and owed.rule in engine.rules.rules_by_id:
+        result.penalty_rule = rule_data(engine.rules.rules_by_id[owed.rule], engine.rules)
+    acting = state.acting_seat
+    if not result.alternatives and acting is not None and state.players[acting] != player:
+        name = state.players[acting]
+        result.must_act = {"player": name, "moves": alternatives(engine, name)}
 
 
 def _replayed_to(
@@ -403,6 +424,7 @@ def _state_lines(state: dict[str, Any]) -> list[str]:
         f"  round {state['round']} ({state['phase']}), {state['side']} side, play moves {state['direction']}"
         + (f"; {state['turn']}'s turn" if state["turn"] else "")
         + (" (has drawn this turn)" if state["drew_this_turn"] else "")
+        + (f", once {state['acting']} has acted" if state["acting"] not in (None, state["turn"]) else "")
     )
     if state["top_card"]:
         lines.append(
@@ -418,7 +440,8 @@ def _state_lines(state: dict[str, Any]) -> list[str]:
         lines.append(f"  {state['turn']} is drawing until a playable card comes")
     for penalty in state["penalties"]:
         extra = " (may still be challenged)" if penalty["challengeable"] else ""
-        lines.append(f"  penalty: {penalty['player']} owes {penalty['owes']}{extra}")
+        ruled = f", under rule {penalty['rule']}" if penalty["rule"] else ""
+        lines.append(f"  penalty: {penalty['player']} owes {penalty['owes']}{extra}{ruled}")
     window = state["uno_window"]
     if window:
         said = "said UNO" if window["called"] else ("caught" if window["caught"] else "has not said UNO")
@@ -470,6 +493,18 @@ def _verdict_lines(result: Explanation) -> list[str]:
     if result.card_rule is not None:
         card_rule = result.card_rule
         lines.append(f"  the card [{card_rule['id']}]: {card_rule['summary']} (source: {card_rule['source']})")
+    if result.penalty_rule is not None:
+        owed = result.penalty_rule
+        lines.append(f"  the penalty owed [{owed['id']}]: {owed['summary']} (source: {owed['source']})")
     if not result.legal and result.alternatives is not None:
-        lines.append("  allowed instead: " + ("; ".join(result.alternatives) or "nothing (another player must act)"))
+        lines.append("  allowed instead: " + ("; ".join(result.alternatives) or _nothing(result)))
     return lines
+
+
+def _nothing(result: Explanation) -> str:
+    """What an illegal line's player may do when nothing: who must act first, and what they may do."""
+    if result.must_act is None:
+        return "nothing (another player must act)"
+    acting = result.must_act
+    moves = "; ".join(acting["moves"]) or "nothing listed"
+    return f"nothing for {result.player}: {acting['player']} must act first ({moves})"

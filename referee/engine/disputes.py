@@ -59,7 +59,9 @@ def catch(engine: EngineApi, event: ev.Catch) -> None:
     _record_catch(engine, event, Ruling.VALID, f"{event.target} held one card and had not said UNO")
     if rules.catch_penalty:
         drawer = effects.catch_drawer(rules.spec.disputes.catcher_draws, seat, target)
-        state.penalties.insert(0, Penalty(player=drawer, count=rules.catch_penalty, catch=True, line=event.line))
+        state.penalties.insert(
+            0, Penalty(player=drawer, count=rules.catch_penalty, catch=True, line=event.line, rule=rules.check_rules["catch"].id)
+        )
         engine.settle()
 
 
@@ -135,11 +137,12 @@ def challenge(engine: EngineApi, event: ev.Challenge) -> None:
             ruled=True,
         )
         state.penalties[0] = owed
+    owed.rule = outcome.rule or rules.check_rules["challenge"].id
     _record(
         engine,
         event,
         ruling,
-        outcome.rule or rules.check_rules["challenge"].id,
+        owed.rule,
         _ruling_reason(penalty, event.target, evidence),
         Dispute.owed(names[drawer], base_count, penalty.until_colour, extra),
         evidence if penalty.guilty else (),

@@ -107,6 +107,7 @@ class Penalty:
     into_discard: bool = False
     ruled: bool = False  # produced or changed by a challenge's ruling (never stacked on)
     asked: int = -1  # a public round: the index of its wild draw card's question (HiddenState.questions)
+    rule: str = ""  # the rule of a ruling that set or changed it (a challenge's, a catch's); "" for a card's own
 
     @property
     def owed(self) -> bool:
@@ -539,6 +540,19 @@ class GameState:
         """Who owes the shuffle and deal of every hand (a card that shuffles hands), if anyone."""
         due = self.due
         return due.seat if due is not None and due.duty is Duty.SHUFFLE else None
+
+    @property
+    def acting_seat(self) -> int | None:
+        """The one seat that must act now while a round is played: a card's player who owes its effect's line (a
+        swap, a shuffle), the drawer of a penalty owed, the chooser of a colour, else the player whose turn it is;
+        None between rounds. (Others may act too: a catch is anyone's; ``legal_moves`` lists them all.)"""
+        if self.phase is not PLAYING or not self.players:
+            return None
+        if self.due is not None:
+            return self.due.seat
+        if self.penalties:
+            return self.penalties[0].player
+        return self.choose_by if self.choose_by is not None else self.turn
 
     def draw_pile_size(self) -> int:
         return self.knowledge.pile_size(self)

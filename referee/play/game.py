@@ -529,15 +529,8 @@ class Game:
         owed (or its challenger), the chooser of a colour, else the player whose turn it is; None between rounds. Others
         may still act too (a catch, the next player after a draw, a jump-in): ``to_move`` lists them all."""
         state = self._engine.state
-        if state.phase is not PLAYING:
-            return None
-        if state.due is not None:  # a card's player owes its effect's line: whom to swap with, or the deal of every hand
-            return state.players[state.due.seat]
-        if state.penalties:
-            return state.players[state.penalties[0].player]
-        if state.choose_by is not None:
-            return state.players[state.choose_by]
-        return state.players[state.turn]
+        seat = state.acting_seat
+        return None if seat is None else state.players[seat]
 
     @property
     def to_move(self) -> tuple[str, ...]:
