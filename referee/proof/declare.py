@@ -197,10 +197,13 @@ def _changed(old: dict[str, Any], new: dict[str, Any]) -> str:
     for key in new:
         if old.get(key) == new[key]:
             continue
-        scalar = not isinstance(new[key], dict | list | tuple | set | frozenset)
-        was = f", not {_scalar(old[key])}" if key in old and not isinstance(old[key], dict | list | tuple | set | frozenset) else ""
-        parts.append(f"{key} {_scalar(new[key])}{was}" if scalar else f"{key} as written below")
+        was = f", not {_scalar(old[key])}" if key in old and _is_scalar(old[key]) else ""
+        parts.append(f"{key} {_scalar(new[key])}{was}" if _is_scalar(new[key]) else f"{key} as written below")
     return "; ".join(parts) or "as the rulebook's"
+
+
+def _is_scalar(value: Any) -> bool:
+    return not isinstance(value, dict | list | tuple | set | frozenset)
 
 
 def _flow(value: Any) -> str:
