@@ -144,3 +144,32 @@ def test_explain_around_a_guilty_challenge_says_why_and_who_must_act(tmp_path: P
     result = json.loads(data)
     assert result["penalty_rule"]["id"] == "challenge.guilty" and result["must_act"]["player"] == "Bob"
     assert result["state"]["acting"] == "Bob" and result["state"]["penalties"][0]["rule"] == "challenge.guilty"
+
+
+@pytest.mark.parametrize(
+    ("log", "keep", "move", "moved_by"),
+    [
+        (SCENARIOS / "disputes" / "challenge-innocent-wild-draw-two.log", 11, "Ann plays red-5", "challenge.innocent"),
+        (SCENARIOS / "rulings" / "r11-matching.log", 16, "Cat plays red-3", "card.skip"),
+        (SCENARIOS / "rulings" / "r11-matching.log", 13, "Cat plays red-3", "card.reverse"),
+    ],
+)
+def test_explain_out_of_turn_says_what_gave_the_turn(tmp_path: Path, log: Path, keep: int, move: str, moved_by: str) -> None:
+    """Issue 43 item 6: a line out of turn after a ruling or a Skip cites what gave the turn, not only the seating."""
+    lines = log.read_text(encoding="utf-8").splitlines()[:keep]
+    wrong = tmp_path / "out-of-turn.log"
+    wrong.write_text("\n".join([*lines, move]) + "\n", encoding="utf-8")
+    code, out = run_explain(str(wrong), str(keep + 1), (), "text")
+    assert code == 1 and "not legal: out-of-turn [turn.order]" in out
+    assert f"'s turn [{moved_by}]: " in out
+    _, data = run_explain(str(wrong), str(keep + 1), (), "json")
+    assert json.loads(data)["turn_rule"]["id"] == moved_by
+
+
+def test_explain_out_of_turn_in_plain_order_cites_only_the_order(tmp_path: Path) -> None:
+    """After a plain number card the seating order alone gave the turn: no 'why it is' line."""
+    lines = (SCENARIOS / "rulings" / "r11-matching.log").read_text(encoding="utf-8").splitlines()[:9]
+    wrong = tmp_path / "plain.log"
+    wrong.write_text("\n".join([*lines, "Cat plays red-3"]) + "\n", encoding="utf-8")
+    code, out = run_explain(str(wrong), "10", (), "text")
+    assert code == 1 and "out-of-turn" in out and "why it is" not in out

@@ -253,6 +253,11 @@ def test_a_dispute_shows_its_ruling(browser: Any, tmp_path: Path) -> None:
     panel = opened.text("#dispute-panel")
     assert "challenge by Ann against Bob: guilty [challenge.guilty]" in panel
     assert "Evidence: red-2/orange-reverse, red-skip/wild" in panel and "Penalty: Bob draws 2 cards; then Ann plays" in panel
+    # issue 43 item 6: Bob, who owes the guilty challenge's cards, is outlined as the one to move, not Ann
+    assert opened.text("#fact-turn") == "Turn: Ann (once Bob has acted)"
+    assert "to move" in opened.text("#player-Bob h3") and "to move" not in opened.text("#player-Ann h3")
+    assert "turn" in (opened.page.locator("#player-Bob").get_attribute("class") or "").split()
+    assert "turn" not in (opened.page.locator("#player-Ann").get_attribute("class") or "").split()
     opened.shot("view-dispute")
     _no_traffic(opened)
 

@@ -105,6 +105,8 @@ def test_the_claims_of_a_spec_can_be_listed(capsys: pytest.CaptureFixture[str]) 
         ("player Ann Bob", "unknown line 'player' (did you mean 'players'?)"),
         ("players Ann Bob\nrond 1", "unknown line 'rond' (did you mean 'round'?)"),
         ("players Ann Bob\nAnn plsys red-1", "unknown verb 'plsys' (did you mean 'plays'?)"),
+        ("players Ann Bob\nAnn says uno", "unknown verb 'says' (did you mean 'calls'?)"),  # not 'swaps' (issue 43 item 6)
+        ("players Ann Bob\nAnn takes red-1", "unknown verb 'takes' (did you mean 'draws'?)"),
     ],
 )
 def test_a_mistyped_keyword_gets_did_you_mean(line: str, says: str) -> None:

@@ -246,6 +246,7 @@ class Explanation:
     alternatives: list[str] | None = None
     penalty_rule: dict[str, Any] | None = None  # an illegal line while a ruling's penalty is owed: that ruling's rule
     must_act: dict[str, Any] | None = None  # nothing allowed to the line's player: who must act first, and their moves
+    turn_rule: dict[str, Any] | None = None  # a line out of turn: the rule that gave the turn past the seating order
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -266,6 +267,7 @@ class Explanation:
             "alternatives": self.alternatives,
             "penalty_rule": self.penalty_rule,
             "must_act": self.must_act,
+            "turn_rule": self.turn_rule,
         }
 
 
@@ -339,6 +341,8 @@ def _explain_refusal(result: Explanation, engine: Engine, player: str | None) ->
     owed = state.penalties[0] if state.penalties else None
     if owed is not None and owed.rule in engine.rules.rules_by_id:
         result.penalty_rule = rule_data(engine.rules.rules_by_id[owed.rule], engine.rules)
+    if result.code == Code.OUT_OF_TURN and state.turn_rule in engine.rules.rules_by_id and state.turn_rule != (owed.rule if owed else None):
+        result.turn_rule = rule_data(engine.rules.rules_by_id[state.turn_rule], engine.rules)
     acting = state.acting_seat
     if not result.alternatives and acting is not None and state.players[acting] != player:
         name = state.players[acting]
@@ -496,6 +500,10 @@ def _verdict_lines(result: Explanation) -> list[str]:
     if result.penalty_rule is not None:
         owed = result.penalty_rule
         lines.append(f"  the penalty owed [{owed['id']}]: {owed['summary']} (source: {owed['source']})")
+    if result.turn_rule is not None:
+        moved = result.turn_rule
+        whose = result.state["turn"] if result.state is not None else "the turn player"
+        lines.append(f"  why it is {whose}'s turn [{moved['id']}]: {moved['summary']} (source: {moved['source']})")
     if not result.legal and result.alternatives is not None:
         lines.append("  allowed instead: " + ("; ".join(result.alternatives) or _nothing(result)))
     return lines

@@ -80,6 +80,7 @@ def _snapshot(engine: Engine, cards: _Cards) -> dict[str, Any]:
         "side": state.side,
         "direction": direction_token(state.direction),
         "turn": state.turn if state.phase is PLAYING and names else None,
+        "acting": state.acting_seat if names else None,  # who must act now (a penalty's drawer, a chooser), else the turn
         "top": cards.number(state.discard_pile[-1]) if state.discard_pile else None,
         "colour": state.colour,
         "chooser": state.choose_by,

@@ -234,6 +234,7 @@ def turn_up(engine: EngineApi, card: Card) -> None:
     dealer_seat = state.dealer
     left = state.next_player(dealer_seat)
     state.turn = left
+    state.turn_rule = None
     state.colour = face.colour
     chooser = dealer_seat if rules.start_colour_by_dealer else left
     at_start = face_rules.at_start
@@ -247,6 +248,7 @@ def turn_up(engine: EngineApi, card: Card) -> None:
             state.choose_by = chooser
         return
     state.direction, state.turn = effects.first_to_act(at_start, dealer_seat, state.player_count)  # then apply-effects below
+    state.turn_rule = None if state.turn == left else face_rules.rule
     if "choose-colour" in at_start:
         state.colour = None
         state.choose_by = chooser

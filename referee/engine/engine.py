@@ -390,6 +390,7 @@ class Engine:
                 self._warn_bluff(stacked)
         if face_rules.plain and extra == 0:  # effects.play for a face without effects, inlined: the hot path
             state.turn = (seat + state.direction) % len(state.players)
+            state.turn_rule = None
         else:
             self.apply_effects(seat, face_rules, extra, held=held, line=line, colour_before=colour_before, evidence=evidence)
         if asked >= 0:
@@ -436,7 +437,8 @@ class Engine:
         """What a played face does to the turn, the direction, the piles and the next player."""
         state = self.state
         rules = self.rules
-        effect = effects.play(face_rules, seat, state.direction, state.player_count, rules.two_player_reverse_skips)
+        direction_before = state.direction
+        effect = effects.play(face_rules, seat, direction_before, state.player_count, rules.two_player_reverse_skips)
         state.direction = effect.direction
         following = effect.following
         if face_rules.flip:
@@ -474,7 +476,9 @@ class Engine:
                 )
             )
         if not start or effect.moves_turn:
+            in_order = following == (seat + direction_before) % state.player_count and effect.victim is None
             state.turn = following
+            state.turn_rule = None if in_order else face_rules.rule
 
     def flip(self, face_rules: FaceRules) -> None:
         """Turn the discard pile, then the draw pile, then every hand (ruling 16)."""
@@ -496,6 +500,8 @@ class Engine:
             self._warn_bluff(penalty)
         if penalty.next_turn is not None:
             state.turn = penalty.next_turn
+            if penalty.rule is not None:  # a ruling's (a challenge's) next player; a card's penalty keeps the card's rule
+                state.turn_rule = penalty.rule
             state.drew = False
             state.drawn_card = None
         if not state.penalties and state.phase is PLAYING:
@@ -715,6 +721,7 @@ class Engine:
         legality.forced_play(self, seat)
         self.close_window()
         state.turn = state.next_player(seat)
+        state.turn_rule = None
         state.drew = False
         state.drawn_card = None
 

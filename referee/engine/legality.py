@@ -65,6 +65,7 @@ def turn_gate(state: GameState, seat: int) -> None:
     """``seat`` must hold the turn; a player who drew and did not play passes when the next player moves."""
     if state.turn != seat and state.drew:
         state.turn = state.next_player(state.turn)
+        state.turn_rule = None
         state.drew = False
         state.drawn_card = None
     if state.turn != seat:

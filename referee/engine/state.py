@@ -501,6 +501,7 @@ class GameState:
     side: int = 0
     direction: int = 1
     turn: int = 0
+    turn_rule: str | None = None  # the rule that gave the turn past the next seat in order (a Skip's, a ruling's); None: the order
     draw_pile: list[Card] = field(default_factory=list)
     draw_counts: dict[Card, int] = field(default_factory=dict)
     observed_size: int = 0
@@ -585,6 +586,7 @@ class GameState:
             side=self.side,
             direction=self.direction,
             turn=self.turn,
+            turn_rule=self.turn_rule,
             draw_pile=list(self.draw_pile),
             draw_counts=dict(self.draw_counts),
             observed_size=self.observed_size,

@@ -38,6 +38,28 @@ class Verb(StrEnum):
     SCORES = "scores"
 
 
+# Words other records and players use for a verb, so that an unknown verb's hint names the verb meant ('Ann says uno'
+# is 'Ann calls uno'), not the one spelled most alike ('swaps').
+VERB_SYNONYMS: dict[str, Verb] = {
+    "says": Verb.CALLS,
+    "shouts": Verb.CALLS,
+    "yells": Verb.CALLS,
+    "declares": Verb.CALLS,
+    "announces": Verb.CALLS,
+    "picks": Verb.DRAWS,
+    "takes": Verb.DRAWS,
+    "discards": Verb.PLAYS,
+    "lays": Verb.PLAYS,
+    "names": Verb.CHOOSES,
+    "calls-colour": Verb.CHOOSES,
+    "skips": Verb.PASSES,
+    "accuses": Verb.CHALLENGES,
+    "doubts": Verb.CHALLENGES,
+    "trades": Verb.SWAPS,
+    "exchanges": Verb.SWAPS,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Players:
     """``players P1 ... Pn``: the players in seating order."""

@@ -28,11 +28,19 @@ VERBS = frozenset(verb.value for verb in ev.Verb)
 # as names only where a kind has the effect, so that no log of a game without it reads otherwise than before.
 EFFECT_VERBS = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.effect is not None)
 _PLAYS: Final = ev.Verb.PLAYS.value  # the hot path compares with a plain string
+
 # The words that start a line (every kind's keyword that is not a player's verb), and "uno", which no line starts with
 # and no player is called.
 KEYWORDS = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.keyword not in VERBS) | {"uno"}
 RESERVED = KEYWORDS | (VERBS - EFFECT_VERBS) | COLOURS
 HEADER_KEYWORDS = frozenset({"players", "spec", "deck", "target"})
+
+
+def _verb_hint(word: str) -> str:
+    """The hint of an unknown verb: the verb another record's word means ('says': 'calls'), else the closest."""
+    meant = ev.VERB_SYNONYMS.get(word)
+    return f" (did you mean '{meant.value}'?)" if meant is not None else did_you_mean(word, VERBS)
+
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
 _FACE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
@@ -273,7 +281,7 @@ class LogReader:
             if verb in VERBS:
                 return self._event_line(line, first, verb, tokens)
         keyword_hint = did_you_mean(keyword, KEYWORDS - {"uno"})  # a mistyped keyword ('player Ann Bob')
-        verb_hint = did_you_mean(tokens[1].lower(), VERBS) if len(tokens) >= 2 else ""
+        verb_hint = _verb_hint(tokens[1].lower()) if len(tokens) >= 2 else ""
         if _NAME.fullmatch(first) and keyword not in RESERVED and len(tokens) >= 2 and (verb_hint or not keyword_hint):
             listed = (VERBS - EFFECT_VERBS) | self.form.effect_verbs
             self._error(line, f"unknown verb '{_show(tokens[1])}'{verb_hint} (expected one of: {', '.join(sorted(listed))})")
