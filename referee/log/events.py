@@ -51,7 +51,6 @@ VERB_SYNONYMS: dict[str, Verb] = {
     "discards": Verb.PLAYS,
     "lays": Verb.PLAYS,
     "names": Verb.CHOOSES,
-    "calls-colour": Verb.CHOOSES,
     "skips": Verb.PASSES,
     "accuses": Verb.CHALLENGES,
     "doubts": Verb.CHALLENGES,
