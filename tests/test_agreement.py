@@ -139,6 +139,7 @@ def _relation(model: Model, rules: Rules, before: Snapshot, engine: Engine, even
             z3.IntVal(chosen),
             z3.IntVal(uncovered),
             moved,
+            z3.IntVal(1 + len(event.also)) if rules.doubles else 1,
         )
     settled, settled_turn = _settled(before, engine)
     if isinstance(event, ev.Draw):

@@ -32,6 +32,7 @@ HOUSE_SPECS = {
     "house-lowest-score": ("uno-flip", {"options.scoring"}),
     "house-short-game": ("uno-flip", {"options.target", "kinds.draw-five.effects"}),
     "house-forced-play": ("uno", {"options.forced-play"}),
+    "house-doubles": ("uno", {"options.doubles"}),
     "uno-flip-party": (
         "uno-flip",
         {
@@ -124,6 +125,7 @@ def test_the_sections_cover_every_field_the_engine_reads() -> None:
         "jump_in",
         "draw_until_playable",
         "forced_play",
+        "doubles",
     }
 
 

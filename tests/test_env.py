@@ -60,7 +60,7 @@ def _play(environment: raw_env, seed: int) -> dict[str, float]:
     return totals
 
 
-@pytest.mark.parametrize("spec", ["uno", "uno-flip", "uno-seven-zero", "uno-jump-in", "house-stacking"])
+@pytest.mark.parametrize("spec", ["uno", "uno-flip", "uno-seven-zero", "uno-jump-in", "house-stacking", "house-doubles"])
 def test_every_game_the_environment_plays_checks_valid(spec: str) -> None:
     environment = raw_env(spec=spec, players=3, target=60)
     for seed in range(3):
@@ -77,8 +77,9 @@ def test_every_game_the_environment_plays_checks_valid(spec: str) -> None:
             assert total == pytest.approx(wins[agent] - (rounds - wins[agent]) / 2)
 
 
-def test_the_mask_is_exactly_the_decision_s_moves() -> None:
-    environment = raw_env(spec="uno-seven-zero", players=4)
+@pytest.mark.parametrize("spec", ["uno-seven-zero", "house-doubles"])
+def test_the_mask_is_exactly_the_decision_s_moves(spec: str) -> None:
+    environment = raw_env(spec=spec, players=4)
     environment.reset(seed=5)
     actions = environment.actions
     rng = random.Random(5)

@@ -79,6 +79,12 @@ def test_bots_play_a_match_under_forced_play(tmp_path: Path) -> None:
     assert bots["greedy_bot"]["illegal_moves"] == bots["random_bot"]["illegal_moves"] == 0
 
 
+def test_bots_play_a_match_under_doubles(tmp_path: Path) -> None:
+    """Under doubles the host offers the plays of identical number cards too, and every log checks valid."""
+    bots = _match(tmp_path, RANDOM, GREEDY, games=2, spec="house-doubles")
+    assert bots["greedy_bot"]["illegal_moves"] == bots["random_bot"]["illegal_moves"] == 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", ["uno", "uno-flip"])
 def test_a_hundred_games_of_the_example_bots_all_check_valid(tmp_path: Path, spec: str) -> None:

@@ -24,6 +24,7 @@ CASES = {
     "catch-four": (VARIANTS / "catch-four.yaml", "uno", {"options.uno-catch-penalty"}),
     "to-250": (VARIANTS / "to-250.yaml", "uno", {"options.target"}),
     "forced-play": (SPECS / "house-forced-play.yaml", "uno", {"options.forced-play"}),
+    "doubles": (SPECS / "house-doubles.yaml", "uno", {"options.doubles"}),
     "skip-on-skip": (VARIANTS / "skip-on-skip.yaml", "uno", {"options.jump-in"}),
     # kinds-renamed: the renamed kind is compared with itself, so its new effects show by a game of their own
     "flip-draw-four": (VARIANTS / "flip-draw-four.yaml", "uno-flip", {"kinds.wild-draw-color.effects", "kinds.wild-draw-color.name"}),

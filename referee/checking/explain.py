@@ -370,6 +370,8 @@ def _legal_check(engine: Engine, event: ev.Event) -> Check:
     owes = engine.state.penalties[0].player if engine.state.penalties else None
     if isinstance(event, ev.Play) and owes is not None and engine.state.players[owes] == event.player:
         check = Check.PENALTY_OWED  # a legal play while owing is a stack (option stacking)
+    if isinstance(event, ev.Play) and event.also:
+        check = Check.DOUBLES  # several cards in one play: legal by the house rule doubles (ruling 29)
     if isinstance(event, ev.Draw):
         check = Check.PENALTY if owes is not None and engine.state.players[owes] == event.player else Check.TURN_DRAW
     return check

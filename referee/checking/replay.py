@@ -294,9 +294,9 @@ def card_form(rules: Rules) -> CardForm:
     colours = COLOURS | {colour for side in rules.spec.colours for colour in side}
     used = {effect.name for kind in rules.spec.kinds for effect in kind.effects}
     verbs = frozenset(kind.keyword for kind in ev.KINDS.values() if kind.effect is not None and kind.effect in used)
-    if colours == COLOURS and rules.spec.sides > 1 and not verbs:
+    if colours == COLOURS and rules.spec.sides > 1 and not verbs and not rules.doubles:
         return PAIRS
-    return CardForm(pairs=rules.spec.sides > 1, colours=frozenset(colours), effect_verbs=verbs)
+    return CardForm(pairs=rules.spec.sides > 1, colours=frozenset(colours), effect_verbs=verbs, doubles=rules.doubles)
 
 
 def _cite(verdict: FileVerdict, rules: Rules) -> None:

@@ -41,9 +41,9 @@ def rules(rule_id: str | None, spec_path: Path, output_format: str, deck: bool, 
     rules of UNO Flip), uno (classic UNO), uno-2018 (classic UNO's
     112-card deck: Wild Shuffle Hands), house-dealer-chooses,
     house-lowest-score, house-short-game, house-stacking, house-forced-play,
-    uno-seven-zero, uno-jump-in, uno-draw-to-match, uno-progressive,
-    uno-party and uno-flip-party (what most tables play); any spec file
-    may be given instead.
+    house-doubles, uno-seven-zero, uno-jump-in, uno-draw-to-match,
+    uno-progressive, uno-party and uno-flip-party (what most tables play);
+    any spec file may be given instead.
 
     \b
     Examples:

@@ -297,11 +297,24 @@ class Engine:
             raise Reject(Code.ILLEGAL_PLAY, Check.FORCED_PLAY, f"{event.player} drew a card that cannot be played")  # took it so
         face_rules = self.rules.faces[face]
         self._colour_gate(face, face_rules, event.colour)
+        also = self._doubles_gate(seat, card, event.also, jumped or stacked is not None) if event.also else ()
         if state.uno_player is not None:
             self.close_window()
         if jumped:
             state.turn = seat
-        self._apply_play(seat, card, face_rules, event.colour, event.line, stacked)
+        self._apply_play(seat, card, face_rules, event.colour, event.line, stacked, also)
+
+    def _doubles_gate(self, seat: int, card: Card, tokens: tuple[str, ...], out_of_turn: bool) -> tuple[Card, ...]:
+        """Several cards in one play: only under the house rule doubles, on the player's own turn before any draw
+        (``referee.engine.legality.doubles`` says which cards)."""
+        state = self.state
+        name = state.players[seat]
+        if not self.rules.doubles:
+            raise Reject(Code.ILLEGAL_PLAY, Check.MATCH, f"{name} played {1 + len(tokens)} cards: a play is one card")
+        if out_of_turn or state.drew:
+            when = "after drawing" if state.drew else "out of turn or on a penalty"
+            raise Reject(Code.ILLEGAL_PLAY, Check.DOUBLES, f"{name} may not play cards together {when}: only one card")
+        return legality.doubles(self, seat, card, tokens)
 
     def _owed_gate(self, seat: int, token: str, player: str) -> Penalty | None:
         """A penalty is owed: its player may stack on it (the penalty passed on is returned), or must draw it first;
@@ -363,12 +376,24 @@ class Engine:
         elif colour is not None:
             raise Reject(Code.BAD_COLOUR, Check.WILD_COLOUR, f"{face} is not a wild and takes no colour")
 
-    def _apply_play(self, seat: int, card: Card, face_rules: FaceRules, colour: str | None, line: int, stacked: Penalty | None) -> None:
+    def _apply_play(
+        self,
+        seat: int,
+        card: Card,
+        face_rules: FaceRules,
+        colour: str | None,
+        line: int,
+        stacked: Penalty | None,
+        also: tuple[Card, ...] = (),
+    ) -> None:
         state = self.state
         knowledge = state.knowledge
         knowledge.play_from_hand(self, seat, card, line, self._same_as)
         self._same_as = None
         state.discard_pile.append(card)
+        for other in also:  # doubles: the cards go down in the order written, the last on top; the play acts once
+            knowledge.play_from_hand(self, seat, other, line, None)
+            state.discard_pile.append(other)
         state.top_by = seat
         state.drew = False
         state.drawn_card = None

@@ -206,6 +206,32 @@ def resolve_in_hand(engine: EngineApi, seat: int, token: str) -> Card:
     return found[0]
 
 
+def doubles(engine: EngineApi, seat: int, card: Card, tokens: tuple[str, ...]) -> tuple[Card, ...]:
+    """The cards a play under the house rule doubles puts down with ``card`` (``P plays CARD CARD ...``, ruling 29):
+    number cards identical to it on the side in play, held with it; ``Reject`` when they are not."""
+    state = engine.state
+    side = state.side
+    face = card.faces[side]
+    name = state.players[seat]
+    if face.face_class is not FaceClass.NUMBER:
+        raise Reject(Code.ILLEGAL_PLAY, Check.DOUBLES, f"only number cards are played together: {face} is played alone")
+    cards = []
+    for token in tokens:
+        other = resolve_in_hand(engine, seat, token)
+        if other.faces[side] != face:
+            raise Reject(Code.ILLEGAL_PLAY, Check.DOUBLES, f"{other.faces[side]} is not {face}: the cards played together are identical")
+        cards.append(other)
+    count = 1 + len(cards)
+    if state.hand_sizes[seat] < count:
+        raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{name} holds {state.hand_sizes[seat]} cards, not the {count} played")
+    if not state.knowledge.hides_hands():
+        for held in {card, *cards}:
+            wanted = (card, *cards).count(held)
+            if state.hands[seat].get(held, 0) < wanted:
+                raise Reject(Code.CARD_NOT_IN_HAND, Check.IN_HAND, f"{name} holds {state.hands[seat].get(held, 0)} {held}, not {wanted}")
+    return tuple(cards)
+
+
 def named_in_hand(engine: EngineApi, seat: int, token: str) -> list[Card]:
     """The distinct cards of ``seat``'s hand that a ``plays`` token names (a face: every card showing it on the side in
     play; a physical card: itself), without judging which one is meant."""

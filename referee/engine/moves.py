@@ -11,9 +11,10 @@ engine in its property tests.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 from typing import cast
 
-from referee.cards import Card
+from referee.cards import Card, FaceClass
 from referee.engine import hands, legality
 from referee.engine.engine import PLAYING, Engine, GameState
 from referee.engine.state import Due, Penalty
@@ -91,6 +92,11 @@ class Move:
     @property
     def card(self) -> str | None:
         return self.event.card if isinstance(self.event, ev.Play) else None
+
+    @property
+    def also(self) -> tuple[str, ...]:
+        """The cards played with the first under the house rule doubles (``Ann plays red-7 red-7``)."""
+        return self.event.also if isinstance(self.event, ev.Play) else ()
 
     @property
     def colour(self) -> str | None:
@@ -175,10 +181,31 @@ def _turn(engine: Engine, draw_cards: bool) -> list[Move]:
         seat = state.next_player(seat)  # the turn ends when the next player moves
     for card in _playable(engine, state.hands[seat]):
         moves += _plays(engine, seat, card)
+    if engine.rules.doubles:
+        moves += _doubles(engine, seat)
     if state.draw_pile_size() > 0 or not engine.can_reshuffle():
         moves += _draws(engine, seat, draw_cards)
     if engine.rules.jump_in:
         moves += _jump_ins(engine, {state.turn, seat})
+    return moves
+
+
+def _doubles(engine: Engine, seat: int) -> list[Move]:
+    """The plays of several cards at once (house rule doubles, ruling 29): every set of two or more playable number
+    cards of the hand showing the same face, the cards in token order."""
+    state = engine.state
+    side = state.side
+    hand = state.hands[seat]
+    groups: dict[object, list[str]] = {}
+    for card in _playable(engine, hand):
+        if card.faces[side].face_class is FaceClass.NUMBER:
+            groups.setdefault(card.faces[side], []).extend([card.token] * hand[card])
+    moves: list[Move] = []
+    name = state.players[seat]
+    for tokens in groups.values():
+        for count in range(2, len(tokens) + 1):
+            for chosen in sorted(set(combinations(tokens, count))):
+                moves.append(_made(ev.Play, name, chosen[0], None, chosen[1:]))
     return moves
 
 

@@ -226,12 +226,14 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """``P plays CARD [COLOUR]``: a card from P's hand onto the discard pile, with the colour named for a wild."""
+    """``P plays CARD [COLOUR]``: a card from P's hand onto the discard pile, with the colour named for a wild. Under
+    the house rule doubles, ``P plays CARD CARD ...``: ``also`` are the cards played with the first, identical to it."""
 
     line: int
     player: str
     card: str
     colour: str | None
+    also: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[type[Play], tuple[object, ...]]:
         return (
@@ -241,6 +243,7 @@ class Play:
                 self.player,
                 self.card,
                 self.colour,
+                self.also,
             ),
         )
 
@@ -551,7 +554,7 @@ KINDS: dict[type, EventKind] = {
             ("player",),
             Check.MATCH,
             True,
-            lambda event: f"{event.player} {_PLAYS} {event.card}" + (f" {event.colour}" if event.colour else ""),
+            lambda event: f"{event.player} {_PLAYS} {event.card}" + _cards(event.also) + (f" {event.colour}" if event.colour else ""),
             0,
             Action.CARD,
             form="P plays CARD [COLOUR]",

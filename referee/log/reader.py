@@ -67,6 +67,7 @@ class CardForm:
     pairs: bool = True
     colours: frozenset[str] = COLOURS
     effect_verbs: frozenset[str] = frozenset()  # the verbs of the effects the game's kinds have (``EFFECT_VERBS``)
+    doubles: bool = False  # a play may name several cards (the house rule doubles): ``P plays CARD CARD ... [COLOUR]``
 
 
 PAIRS = CardForm()
@@ -456,26 +457,44 @@ class LogReader:
         return _VERB_LINES[verb](self, line, player, verb, tokens[2:])
 
     def _plays_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
-        if len(args) not in (1, 2):
+        doubles = self.form.doubles
+        if not args or len(args) > 2 and not doubles:
+            if doubles:
+                self._error(line, "wrong number of words: the line is 'P plays CARD [CARD ...] [COLOUR]'")
+                return None
             return self._arity(line, ev.Play)
-        card = args[0].lower()
+        card = self._played(line, args[0])
+        if card is None:
+            return None
+        rest = args[1:]
+        colour = None
+        if rest and (not doubles or rest[-1].lower() in self._colours):  # without doubles a second word is a colour
+            colour = rest.pop().lower()
+            if colour not in self._colours:
+                self._error(line, f"'{_show(args[-1])}' is not a colour")
+                return None
+        also = []
+        for token in rest:  # doubles: the cards played with the first
+            other = self._played(line, token)
+            if other is None:
+                return None
+            also.append(other)
+        return ev.Play(line, player, card, colour, tuple(also))
+
+    def _played(self, line: int, token: str) -> str | None:
+        """A card of a ``plays`` line: a face or, outside a public round, a physical card."""
+        card = token.lower()
         if self._public and "/" in card:
-            self._error(line, f"'{_show(args[0])}' is a physical card: a public round's play names the face in play")
+            self._error(line, f"'{_show(token)}' is a physical card: a public round's play names the face in play")
             return None
         if self.form.pairs and not (_FACE.fullmatch(card) or _CARD.fullmatch(card)):
             fixed = card.replace("_", "-")
             hint = f" (did you mean '{fixed}'?)" if _FACE.fullmatch(fixed) or _CARD.fullmatch(fixed) else ""
-            self._error(line, f"'{_show(args[0])}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
+            self._error(line, f"'{_show(token)}' is not written as a face (red-7) or a card (red-7/teal-3){hint}")
             return None
         if len(self._good_plays) < 10_000 and not self._public:
-            self._good_plays[args[0]] = card
-        colour = None
-        if len(args) == 2:
-            colour = args[1].lower()
-            if colour not in self._colours:
-                self._error(line, f"'{_show(args[1])}' is not a colour")
-                return None
-        return ev.Play(line, player, card, colour)
+            self._good_plays[token] = card
+        return card
 
     def _draws_line(self, line: int, player: str, verb: str, args: list[str]) -> ev.Event | None:
         if not self._public:

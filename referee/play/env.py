@@ -39,6 +39,7 @@ import random
 import re
 from array import array
 from collections.abc import Sequence
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,7 @@ try:
 except ImportError as error:  # pragma: no cover - the extra is installed by the tests
     raise ImportError("referee.env needs the rl extra: pip install 'referee[rl]' (numpy, gymnasium, pettingzoo)") from error
 
+from referee.cards import FaceClass
 from referee.engine.moves import Move
 from referee.log import events as ev
 from referee.log.events import Action, Verb
@@ -158,6 +160,8 @@ class Actions:
                 elif None not in named:
                     named.append(None)
             keys += [(Verb.PLAYS.value, token, colour) for colour in dict.fromkeys(named)]
+        if rules.doubles:
+            keys += _double_keys(rules)
         kinds = [kind for kind in ev.KINDS.values() if kind.option is None or rules.spec.options.get(kind.option) is True]
         keys += [(kind.keyword,) for kind in kinds if kind.action is Action.ONE] + [("wait",)]
         keys += [(kind.keyword, colour) for kind in kinds if kind.action is Action.COLOUR for colour in colours]
@@ -174,7 +178,7 @@ class Actions:
         event = move.event
         action = ev.KINDS[type(event)].action
         if action is Action.CARD:
-            return (move.verb, event.card, event.colour)  # type: ignore[union-attr]
+            return (move.verb, event.card, event.colour, *event.also)  # type: ignore[union-attr]
         if action is Action.COLOUR:
             return (move.verb, event.colour)  # type: ignore[union-attr]
         if action is Action.SEAT:
@@ -185,10 +189,25 @@ class Actions:
         """An action as words: ``plays red-5``, ``catches player_2``, ``wait``."""
         key = self.keys[action]
         if key[0] == Verb.PLAYS:
-            return f"plays {key[1]}" + (f" {key[2]}" if key[2] else "")
+            return f"plays {key[1]}" + "".join(f" {card}" for card in key[3:]) + (f" {key[2]}" if key[2] else "")
         if key[0] in self._by_seat:
             return f"{key[0]} {players[key[1]]}"
         return " ".join(str(part) for part in key)
+
+
+def _double_keys(rules: Rules) -> list[Key]:
+    """The actions of the house rule doubles: each set of two or more cards of the deck showing one number face on a
+    side, in token order (``referee.engine.moves`` lists the same plays)."""
+    keys: list[Key] = []
+    for side in range(rules.spec.sides):
+        groups: dict[object, list[str]] = {}
+        for card in sorted(rules.deck, key=lambda card: card.token):
+            if card.faces[side].face_class is FaceClass.NUMBER:
+                groups.setdefault(card.faces[side], []).append(card.token)
+        for tokens in groups.values():
+            for count in range(2, len(tokens) + 1):
+                keys += [(Verb.PLAYS.value, chosen[0], None, *chosen[1:]) for chosen in sorted(set(combinations(tokens, count)))]
+    return list(dict.fromkeys(keys))
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped environment

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import field, replace
 
-from referee.cards import Card
+from referee.cards import Card, FaceClass
 from referee.engine import hands
 from referee.engine.deal import hands_from
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, START_AGAIN, Engine
@@ -288,8 +288,26 @@ class Simulator:
         if honest and rng.random() < 0.92:
             plain = [card for card in honest if not card.faces[state.side].is_wild]
             choice = rng.choice(plain if plain and rng.random() < 0.8 else honest)
-            return self._play_event(line, seat, choice)
+            played = self._play_event(line, seat, choice)
+            return self._doubled(played, seat, choice) if self.rules.doubles else played
         return self._turn_draw(line, seat)
+
+    def _doubled(self, played: ev.Play, seat: int, card: Card) -> ev.Play:
+        """Under the house rule doubles, a number card held more than once is often played with its copies."""
+        state = self.engine.state
+        face = card.faces[state.side]
+        if face.face_class is not FaceClass.NUMBER:
+            return played
+        copies = [
+            other.token
+            for other, count in sorted(state.hands[seat].items(), key=lambda item: item[0].token)
+            if other.faces[state.side] == face
+            for _ in range(count)
+        ]
+        if len(copies) < 2 or self.random.random() < 0.4:
+            return played
+        copies.remove(card.token)
+        return ev.Play(played.line, played.player, card.token, None, tuple(copies))
 
     def _is_bluff(self, seat: int, card: Card) -> bool:
         state = self.engine.state

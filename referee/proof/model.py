@@ -21,6 +21,7 @@ from typing import Any
 
 import z3
 
+from referee.cards import FaceClass
 from referee.proof.faces import behaviour
 from referee.records import dataclass
 from referee.rules import effects
@@ -184,6 +185,7 @@ class Model:
             tuple(sorted(rules.jump_in_kinds or ())),
             rules.draw_until_playable,
             rules.forced_play,
+            rules.doubles,
         )
 
     def _signatures(self) -> list[FaceRules]:
@@ -233,9 +235,20 @@ class Model:
     # -- transitions, one per event kind
 
     def play(
-        self, pre: State, post: State, seat: Any, face_rules: FaceRules, face_colour: Any, chosen: Any, uncovered: Any, moved: Any
+        self,
+        pre: State,
+        post: State,
+        seat: Any,
+        face_rules: FaceRules,
+        face_colour: Any,
+        chosen: Any,
+        uncovered: Any,
+        moved: Any,
+        count: Any = 1,
     ) -> Any:
-        """``seat`` plays a face with ``face_rules`` (its colour ``face_colour``); ``moved``: the arbitrary card is the one played."""
+        """``seat`` plays a face with ``face_rules`` (its colour ``face_colour``); ``moved``: the arbitrary card is the one
+        played (or one of them). ``count``: the cards played together (house rule doubles: identical number cards, on
+        the player's own turn, acting once; 1 otherwise)."""
         n = self.n
         rules = self.rules
         everyone_holds = z3.And(*[hand >= 1 for hand in pre.hands])  # else the round ends once the penalties are drawn
@@ -245,23 +258,28 @@ class Model:
         constraints = [
             self.seat(seat),
             pre.side == face_rules.face.side,
-            pre.hand(seat) >= 1,
+            pre.hand(seat) >= count,
             z3.Or(everyone_holds, stacked),
             z3.Not(pre.pending),
             z3.BoolVal(True) if rules.jump_in else in_turn,
             post.draw == pre.draw,
-            post.discard == pre.discard + 1,
+            post.discard == pre.discard + count,
             z3.Implies(moved, pre.card == seat),
-            z3.Implies(z3.And(pre.card == seat, pre.hand(seat) == 1), moved),
+            z3.Implies(z3.And(pre.card == seat, pre.hand(seat) == count), moved),
             z3.Not(post.drew),
             z3.Not(post.called),
         ]
-        after = [z3.If(seat == index, pre.hands[index] - 1, pre.hands[index]) for index in range(n)]  # the card played
+        if not isinstance(count, int):  # doubles: one card, or (a number face, on the player's own turn) several
+            together = face_rules.face.face_class is FaceClass.NUMBER
+            after_draw = z3.And(pre.drew, self.next_seat(pre.turn, pre.direction) == seat)  # the next player's own turn
+            own_turn = z3.And(z3.Or(z3.And(pre.turn == seat, z3.Not(pre.drew)), after_draw), z3.Not(stacked))
+            constraints.append(z3.Or(count == 1, z3.And(count >= 2, z3.BoolVal(together), own_turn)))
+        after = [z3.If(seat == index, pre.hands[index] - count, pre.hands[index]) for index in range(n)]  # the cards played
         if self.rotates(face_rules):
             # Zero rotates, when the player still holds cards: every hand passes on (effects.rotation_source), the
             # arbitrary card with the hand that holds it, and every UNO window closes.
             # The direction is 1 or -1: one concrete case each, so every hand is a plain term (fast to prove).
-            rotating = pre.hand(seat) >= 2
+            rotating = pre.hand(seat) >= count + 1
             for index in range(n):
                 left, right = (after[effects.rotation_source(index, way, n)] for way in (1, -1))
                 constraints.append(post.hands[index] == z3.If(rotating, z3.If(pre.direction == 1, left, right), after[index]))
@@ -270,13 +288,13 @@ class Model:
             rotated_place = z3.If(z3.And(rotating, in_hand), target, pre.card)
             constraints += [
                 post.card == z3.If(moved, pre.discard_place, rotated_place),
-                post.window == z3.If(z3.And(pre.hand(seat) == 2, z3.Not(rotating)), seat, NONE),
+                post.window == z3.If(z3.And(pre.hand(seat) == count + 1, z3.Not(rotating)), seat, NONE),
             ]
         else:
             constraints += [post.hands[index] == after[index] for index in range(n)]
             constraints += [
                 post.card == z3.If(moved, pre.discard_place, pre.card),
-                post.window == z3.If(pre.hand(seat) == 2, seat, NONE),
+                post.window == z3.If(pre.hand(seat) == count + 1, seat, NONE),
             ]
         effect = effects.play(face_rules, seat, pre.direction, n, rules.two_player_reverse_skips)
         following = effect.following
@@ -612,7 +630,8 @@ class Model:
         moved = z3.Bool(f"moved_{tag}")
         completes = z3.Bool(f"completes_{tag}")
         next_turn = z3.Int(f"next_turn_{tag}")
-        options = [self.play(pre, post, seat, f, face_colour, chosen, uncovered, moved) for f in self.signatures]
+        played = z3.Int(f"played_{tag}") if self.rules.doubles else 1  # the cards of one play (house rule doubles)
+        options = [self.play(pre, post, seat, f, face_colour, chosen, uncovered, moved, played) for f in self.signatures]
         for into_discard in sorted({False} | {f.penalty_into_discard for f in self.signatures}):
             options.append(self.draw(pre, post, seat, count, True, into_discard, completes, next_turn, moved))
         options.append(self.draw(pre, post, seat, count, False, False, completes, next_turn, moved))

@@ -62,12 +62,8 @@ def public_event(rules: Rules, event: ev.Event, side: int, taken: int) -> ev.Eve
     if isinstance(event, ev.Draw):  # a full-mode draw may name no card: the pile says how many
         return ev.DrawCount(event.line, event.player, taken) if taken > 0 else ev.Draw(event.line, event.player, ())
     if isinstance(event, ev.Play):
-        token = event.card
-        if "/" in token:  # a physical card: the face it showed on the side in play when played
-            card = rules.catalogue.card(token)
-            assert card is not None
-            token = card.faces[side].token
-        return ev.Play(event.line, event.player, token, event.colour)
+        also = tuple(_face_shown(rules, token, side) for token in event.also)
+        return ev.Play(event.line, event.player, _face_shown(rules, event.card, side), event.colour, also)
     if isinstance(event, ev.Reshuffle):
         return ev.Reshuffle(event.line, ())
     if isinstance(event, ev.ShuffleHands):  # the hands dealt anew, each seen by its holder only
@@ -82,3 +78,12 @@ def shows(state: GameState, winner: str, line: int) -> list[ev.Event]:
         for seat, name in enumerate(state.players)
         if name != winner
     ]
+
+
+def _face_shown(rules: Rules, token: str, side: int) -> str:
+    """A played card as the table saw it: a physical card's face on the side in play when played, a face as is."""
+    if "/" not in token:
+        return token
+    card = rules.catalogue.card(token)
+    assert card is not None
+    return card.faces[side].token

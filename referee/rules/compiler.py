@@ -90,6 +90,7 @@ class Rules:
     jump_in_kinds: frozenset[str] | None = None  # the kinds a jump-in is limited to (None: every kind but wilds)
     draw_until_playable: bool = False
     forced_play: bool = False  # a playable card drawn for the turn must be played
+    doubles: bool = False  # identical cards may be played together as one play
 
     def __reduce__(self) -> tuple[type[Rules], tuple[object, ...]]:
         return (Rules, tuple(getattr(self, item.name) for item in fields(self)))
@@ -170,6 +171,7 @@ def compile_spec(spec: Spec) -> Rules:
         jump_in_kinds=frozenset(options.jump_in) if isinstance(options.jump_in, tuple) else None,
         draw_until_playable=options.draw_until_playable,
         forced_play=options.forced_play,
+        doubles=options.doubles,
     )
 
 

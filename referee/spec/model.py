@@ -294,6 +294,7 @@ class Options:
     jump_in: bool | tuple[str, ...] = False  # or the kinds it is limited to
     draw_until_playable: bool = False
     forced_play: bool = False
+    doubles: bool = False
 
     @staticmethod
     def of(options: dict[str, object]) -> Options:

@@ -129,6 +129,7 @@ class Check(StrEnum):
     JUMP_IN = "jump-in"
     DRAW_UNTIL_PLAYABLE = "draw-until-playable"
     FORCED_PLAY = "forced-play"
+    DOUBLES = "doubles"
 
 
 CHECKS = frozenset(check.value for check in Check)
@@ -140,6 +141,7 @@ CHECKS_ONLY_UNDER: dict[str, str] = {
     "jump-in": "jump-in",
     "draw-until-playable": "draw-until-playable",
     "forced-play": "forced-play",
+    "doubles": "doubles",
 }
 
 
@@ -280,6 +282,7 @@ OPTION_WORDS: tuple[OptionWord, ...] = (
     OptionWord("jump-in", OptionDomain.SWITCH, by_kind=True),
     OptionWord("draw-until-playable", OptionDomain.SWITCH),
     OptionWord("forced-play", OptionDomain.SWITCH),
+    OptionWord("doubles", OptionDomain.SWITCH),
 )
 OPTION_WORD: dict[str, OptionWord] = {word.name: word for word in OPTION_WORDS}
 # Views of OPTION_WORDS by domain, for the readers that ask by name.

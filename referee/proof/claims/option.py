@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from referee.cards import Face
+from referee.cards import Face, FaceClass
 from referee.engine.engine import GAME_OVER, PLAYING, ROUND_OVER, Engine
 from referee.log import events as ev
 from referee.proof.claims.answering import finite
@@ -329,6 +329,31 @@ def _forced_play(step: OptionStep) -> str | None:
     return None
 
 
+def _doubles(step: OptionStep) -> str | None:
+    """A play of several cards, or whether the engine takes two identical playable number cards of the turn player's
+    hand as one play (``judge``: applied and undone)."""
+    state, event, engine = step.state, step.event, step.engine
+    if isinstance(event, ev.Play) and event.also and not step.claimed:
+        return f"{event.player} played {1 + len(event.also)} cards at once; {step.claim.whose} doubles is {_shown(step.claimed)}"
+    if state.phase is not PLAYING or state.penalties or state.choose_by is not None or state.due is not None or state.drawing or state.drew:
+        return None
+    seat, side = state.turn, state.side
+    by_face: dict[Face, list[str]] = {}
+    for card, count in sorted(state.hands[seat].items(), key=lambda item: item[0].token):
+        face = card.faces[side]
+        if face.face_class is FaceClass.NUMBER and engine.matches(face):
+            by_face.setdefault(face, []).extend([card.token] * count)
+    pair = next((tokens[:2] for tokens in by_face.values() if len(tokens) >= 2), None)
+    if pair is None:
+        return None
+    name = state.players[seat]
+    accepted = engine.judge(ev.Play(0, name, pair[0], None, (pair[1],))) is None
+    if accepted != bool(step.claimed):
+        verb = "may" if accepted else "may not"
+        return f"{name} {verb} play {pair[0]} and {pair[1]} at once; {step.claim.whose} doubles is {_shown(step.claimed)}"
+    return None
+
+
 def _reshuffle(step: OptionStep) -> str | None:
     if isinstance(step.event, ev.Reshuffle):
         kept = len(step.state.discard_pile)
@@ -370,6 +395,7 @@ OPTION_CHECKS: dict[str, Callable[[OptionStep], str | None]] = {
     "flip-colour-chooser": _flip_colour_chooser,
     "draw-until-playable": _draw_until_playable,
     "forced-play": _forced_play,
+    "doubles": _doubles,
     "reshuffle": _reshuffle,
     "dealer-rotation": _dealer_rotation,
     "start-colour-chooser": _start_colour_chooser,
