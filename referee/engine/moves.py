@@ -11,7 +11,6 @@ engine in its property tests.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
 from typing import cast
 
 from referee.cards import Card, FaceClass
@@ -196,17 +195,21 @@ def _doubles(engine: Engine, seat: int) -> list[Move]:
     state = engine.state
     side = state.side
     hand = state.hands[seat]
-    groups: dict[object, list[str]] = {}
+    groups: dict[object, dict[str, int]] = {}
     for card in _playable(engine, hand):
         if card.faces[side].face_class is FaceClass.NUMBER:
-            groups.setdefault(card.faces[side], []).extend([card.token] * hand[card])
-    moves: list[Move] = []
+            groups.setdefault(card.faces[side], {})[card.token] = hand[card]
     name = state.players[seat]
-    for tokens in groups.values():
-        for count in range(2, len(tokens) + 1):
-            for chosen in sorted(set(combinations(tokens, count))):
-                moves.append(_made(ev.Play, name, chosen[0], None, chosen[1:]))
-    return moves
+    return [_made(ev.Play, name, chosen[0], None, chosen[1:]) for counts in groups.values() for chosen in identical_sets(counts)]
+
+
+def identical_sets(counts: dict[str, int]) -> list[tuple[str, ...]]:
+    """Every set of two or more of the cards ``counts`` holds (token -> copies, all showing one face), each in token
+    order: built from the counts, so that many copies of one card give one set per size, not every combination."""
+    sets: list[tuple[str, ...]] = [()]
+    for token in sorted(counts):
+        sets = [chosen + (token,) * taken for chosen in sets for taken in range(counts[token] + 1)]
+    return sorted(chosen for chosen in sets if len(chosen) >= 2)
 
 
 def _due(engine: Engine, due: Due) -> list[Move]:

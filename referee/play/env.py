@@ -39,7 +39,7 @@ import random
 import re
 from array import array
 from collections.abc import Sequence
-from itertools import combinations
+from math import prod
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +53,7 @@ except ImportError as error:  # pragma: no cover - the extra is installed by the
     raise ImportError("referee.env needs the rl extra: pip install 'referee[rl]' (numpy, gymnasium, pettingzoo)") from error
 
 from referee.cards import FaceClass
-from referee.engine.moves import Move
+from referee.engine.moves import Move, identical_sets
 from referee.log import events as ev
 from referee.log.events import Action, Verb
 from referee.play.game import Game
@@ -195,19 +195,26 @@ class Actions:
         return " ".join(str(part) for part in key)
 
 
+MAX_DOUBLE_KEYS = 10_000  # the doubles' actions of one spec: a deck with more sets of identical cards is refused
+
+
 def _double_keys(rules: Rules) -> list[Key]:
     """The actions of the house rule doubles: each set of two or more cards of the deck showing one number face on a
-    side, in token order (``referee.engine.moves`` lists the same plays)."""
-    keys: list[Key] = []
+    side, in token order (``referee.engine.moves.identical_sets``, as ``legal_moves`` lists them)."""
+    keys: dict[Key, None] = {}
     for side in range(rules.spec.sides):
-        groups: dict[object, list[str]] = {}
-        for card in sorted(rules.deck, key=lambda card: card.token):
+        groups: dict[object, dict[str, int]] = {}
+        for card in rules.deck:
             if card.faces[side].face_class is FaceClass.NUMBER:
-                groups.setdefault(card.faces[side], []).append(card.token)
-        for tokens in groups.values():
-            for count in range(2, len(tokens) + 1):
-                keys += [(Verb.PLAYS.value, chosen[0], None, *chosen[1:]) for chosen in sorted(set(combinations(tokens, count)))]
-    return list(dict.fromkeys(keys))
+                counts = groups.setdefault(card.faces[side], {})
+                counts[card.token] = counts.get(card.token, 0) + 1
+        for counts in groups.values():
+            if prod(count + 1 for count in counts.values()) > MAX_DOUBLE_KEYS:
+                raise ValueError(f"the deck has too many sets of identical cards for an action space (over {MAX_DOUBLE_KEYS})")
+            keys.update(dict.fromkeys((Verb.PLAYS.value, chosen[0], None, *chosen[1:]) for chosen in identical_sets(counts)))
+        if len(keys) > MAX_DOUBLE_KEYS:
+            raise ValueError(f"the deck has too many sets of identical cards for an action space (over {MAX_DOUBLE_KEYS})")
+    return list(keys)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name for the unwrapped environment
